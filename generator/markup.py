@@ -1,0 +1,116 @@
+"""Make untrusted spec text safe for Markdown and HTML (a leaf module: imports nothing of ours).
+
+- ``inline``: one line of text; Markdown and HTML in it are inert.
+- ``cell``: a table cell; newlines become ``<br>``, ``|`` cannot split the row.
+- ``block``: paragraphs and ``- `` bullet lists kept, everything else inert.
+In all three, balanced backtick pairs become ``<code>`` with escaped content, and
+``http(s)`` URLs become links; no other URL scheme is ever linked.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+_URL = re.compile(r"https?://[^\s<>\"'`|\\\[\]{}]+", re.IGNORECASE)
+_CODE = re.compile(r"`([^`\n]+)`")
+_SPECIAL = re.compile(r"[&<>\"\\`*_{}\[\]#|~^=+!]|\x00")
+_LINE_START = re.compile(r"^(\s*)(\d+)([.)])", re.MULTILINE)
+_BULLET = re.compile(r"^\s*[-*•]\s+(.*)$")
+
+
+
+def _link(url: str) -> tuple[str, str]:
+    """Split trailing punctuation off a matched URL; return (markdown link, rest)."""
+    stripped = url.rstrip(".,;:)!?")
+    rest = url[len(stripped):]
+    href = html.escape(stripped, quote=True).replace("|", "%7C")
+    return f'<a href="{href}">{_entities(stripped)}</a>', rest
+
+
+def _inline_parts(text: str) -> str:
+    out: list[str] = []
+    pos = 0
+    tokens = sorted(
+        [(m.start(), m.end(), "code", m) for m in _CODE.finditer(text)]
+        + [(m.start(), m.end(), "url", m) for m in _URL.finditer(text)],
+        key=lambda t: (t[0], -t[1]),
+    )
+    for start, end, kind, match in tokens:
+        if start < pos:
+            continue
+        out.append(_escape_fragment(text[pos:start]))
+        if kind == "code":
+            out.append(f"<code>{_entities(match.group(1))}</code>")
+        else:
+            link, rest = _link(match.group(0))
+            out.append(link + _escape_fragment(rest))
+        pos = end
+    out.append(_escape_fragment(text[pos:]))
+    return "".join(out)
+
+
+def _entity(match: re.Match[str]) -> str:
+    char = match.group(0)
+    return "\ufffd" if char == "\x00" else f"&#{ord(char)};"
+
+
+def _entities(text: str) -> str:
+    """Replace every character Markdown or HTML could act on by a numeric entity."""
+    return _SPECIAL.sub(_entity, text)
+
+
+_escape_fragment = _entities
+
+
+def _guard_line_start(line: str) -> str:
+    """Stop a line from starting a heading, list, quote, rule or code block."""
+    stripped = line.lstrip()
+    if stripped[:1] in ("-", "+", "*", "=", "&") or _LINE_START.match(stripped):
+        return "&#8203;" + stripped
+    return stripped
+
+
+def inline(text: str) -> str:
+    """One line of inert Markdown (newlines become spaces)."""
+    return _inline_parts(" ".join(str(text).split()))
+
+
+def cell(text: str) -> str:
+    """A Markdown table cell: inert text, newlines as ``<br>``."""
+    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", str(text).strip())]
+    return "<br><br>".join(_inline_parts(p) for p in paragraphs if p)
+
+
+def block(text: str) -> str:
+    """Paragraphs (and ``- item`` bullet lists) of inert Markdown."""
+    out: list[str] = []
+    for para in re.split(r"\n\s*\n", str(text).strip()):
+        lines = [ln for ln in para.split("\n") if ln.strip()]
+        if not lines:
+            continue
+        rendered: list[str] = []
+        for ln in lines:
+            bullet = _BULLET.match(ln)
+            if bullet:
+                rendered.append("- " + _inline_parts(bullet.group(1).strip()))
+            else:
+                rendered.append(_guard_line_start(_inline_parts(ln.strip())))
+        if any(r.startswith("- ") for r in rendered):
+            rendered = [r if r.startswith("- ") else "  " + r for r in rendered]
+            if not rendered[0].startswith("- "):
+                rendered[0] = rendered[0].strip()
+                rendered.insert(1, "")
+        out.append("\n".join(rendered))
+    return "\n\n".join(out)
+
+
+def code(text: str) -> str:
+    """Inline code for a short value (enum, default, key) as HTML, safe in table cells."""
+    return f"<code>{_entities(str(text))}</code>"
+
+
+def anchor_id(text: str) -> str:
+    """An HTML id made only of ``[a-z0-9-]``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    return slug[:80] or "x"

@@ -1,0 +1,201 @@
+"""The normalized API model: Version → API group → API version → Model → Field.
+
+Plain frozen data. ``ApiSpec.to_dict`` is the documented, stable ``export`` schema
+(``EXPORT_SCHEMA_VERSION``); see README "Export format".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+EXPORT_SCHEMA_VERSION = 1
+COMMON_GROUP = "common"
+"""Section for definitions with no API version in their package path (Quantity, IntOrString…)."""
+
+QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+LIST_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
+
+
+@dataclass(frozen=True, slots=True)
+class TypeRef:
+    """The type of a field (or of a map value / array item)."""
+
+    kind: str
+    """``primitive`` · ``array`` · ``map`` · ``ref`` · ``int-or-string`` · ``quantity`` ·
+    ``object`` (free-form) · ``unknown`` (dangling ``$ref`` read with ``--lenient``)."""
+    type: str = ""
+    """JSON type of a primitive: ``string``, ``integer``, ``number``, ``boolean``."""
+    format: str = ""
+    items: TypeRef | None = None
+    """Element type of an array; value type of a map."""
+    ref: str = ""
+    """Definition name, for ``ref``, ``int-or-string``/``quantity`` when named, and ``unknown``."""
+
+    def referenced(self) -> str:
+        """The definition this type (or its element) points to, if any."""
+        if self.items is not None:
+            return self.items.referenced()
+        return self.ref
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind}
+        if self.type:
+            out["type"] = self.type
+        if self.format:
+            out["format"] = self.format
+        if self.items is not None:
+            out["items"] = self.items.to_dict()
+        if self.ref:
+            out["ref"] = self.ref
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class GroupVersionKind:
+    """The real API group, version and kind (``x-kubernetes-group-version-kind``)."""
+
+    group: str
+    version: str
+    kind: str
+
+    @property
+    def api_version(self) -> str:
+        """What to write in ``apiVersion``: ``v1`` for the core group, else ``group/version``."""
+        return f"{self.group}/{self.version}" if self.group else self.version
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One property of a model, with its own description (never the referenced type's)."""
+
+    name: str
+    type: TypeRef
+    description: str = ""
+    required: bool = False
+    enum: tuple[Any, ...] = ()
+    default: Any = None
+    has_default: bool = False
+    list_type: str = ""
+    list_map_keys: tuple[str, ...] = ()
+    map_type: str = ""
+    patch_strategy: str = ""
+    patch_merge_key: str = ""
+    preserve_unknown_fields: bool = False
+    embedded_resource: bool = False
+    validations: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    """``x-kubernetes-validations`` entries as sorted key/value tuples (hashable)."""
+    pointer: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "type": self.type.to_dict(),
+                               "required": self.required, "description": self.description}
+        if self.enum:
+            out["enum"] = list(self.enum)
+        if self.has_default:
+            out["default"] = self.default
+        for key in ("list_type", "map_type", "patch_strategy", "patch_merge_key"):
+            if getattr(self, key):
+                out[key] = getattr(self, key)
+        if self.list_map_keys:
+            out["list_map_keys"] = list(self.list_map_keys)
+        if self.preserve_unknown_fields:
+            out["preserve_unknown_fields"] = True
+        if self.embedded_resource:
+            out["embedded_resource"] = True
+        if self.validations:
+            out["validations"] = [dict(v) for v in self.validations]
+        return out
+
+
+@dataclass(frozen=True)
+class Model:
+    """One definition: an object with fields, a scalar (Time, IntOrString) or free-form."""
+
+    name: str
+    """Definition name: ``io.k8s.api.resource.v1alpha3.ResourceClaimStatus``."""
+    group: str
+    """Navigation group from the package path: ``resource``, ``core``, ``meta``, ``common``."""
+    api_version: str
+    """Navigation API version: ``v1alpha3``; empty in the common section."""
+    kind: str
+    """Short name: ``ResourceClaimStatus``."""
+    description: str = ""
+    shape: str = "object"
+    """``object`` (has properties) · ``scalar`` · ``free-form``."""
+    scalar: TypeRef | None = None
+    """For scalars: the primitive type (``string`` / ``date-time``…)."""
+    fields: tuple[Field, ...] = ()
+    gvks: tuple[GroupVersionKind, ...] = ()
+    pointer: str = ""
+    source: str = ""
+    referrers: tuple[str, ...] = ()
+    """Models with a field whose type refers to this one ("appears in"), sorted."""
+
+    @property
+    def is_kind(self) -> bool:
+        return bool(self.gvks)
+
+    @property
+    def is_list(self) -> bool:
+        """``*List`` kinds and meta ``Status``: their ``metadata`` is ``ListMeta``."""
+        meta = self.field("metadata")
+        return meta is not None and meta.type.ref == LIST_META
+
+    def field(self, name: str) -> Field | None:
+        for f in self.fields:
+            if f.name == name:
+                return f
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name, "group": self.group, "apiVersion": self.api_version,
+            "kind": self.kind, "shape": self.shape, "description": self.description,
+        }
+        if self.scalar is not None:
+            out["scalar"] = self.scalar.to_dict()
+        if self.gvks:
+            out["gvk"] = [{"group": g.group, "version": g.version, "kind": g.kind}
+                          for g in self.gvks]
+        out["fields"] = [f.to_dict() for f in self.fields]
+        out["referrers"] = list(self.referrers)
+        return out
+
+
+@dataclass(frozen=True)
+class ApiSpec:
+    """All models of one Kubernetes release (or of one source, labelled ``version``)."""
+
+    version: str
+    source: str
+    format: str
+    models: dict[str, Model] = field(default_factory=dict)
+    """Definition name → model, sorted by name."""
+    sha256: str = ""
+
+    def groups(self) -> dict[str, dict[str, list[Model]]]:
+        """group → API version → models (sorted by kind), groups and versions in display order."""
+        from generator.model.gvk import api_version_sort_key
+
+        tree: dict[str, dict[str, list[Model]]] = {}
+        for model in self.models.values():
+            tree.setdefault(model.group, {}).setdefault(model.api_version, []).append(model)
+        ordered: dict[str, dict[str, list[Model]]] = {}
+        for group in sorted(tree, key=lambda g: (g == COMMON_GROUP, g)):
+            versions = tree[group]
+            ordered[group] = {
+                v: sorted(versions[v], key=lambda m: (m.kind, m.name))
+                for v in sorted(versions, key=api_version_sort_key)
+            }
+        return ordered
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schemaVersion": EXPORT_SCHEMA_VERSION,
+            "version": self.version,
+            "source": self.source,
+            "format": self.format,
+            "sha256": self.sha256,
+            "models": [m.to_dict() for m in self.models.values()],
+        }

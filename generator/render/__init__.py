@@ -1,0 +1,1 @@
+"""Rendering: views → Markdown text. No disk I/O here."""

@@ -1,0 +1,89 @@
+"""The Jinja environment: user override dir first, then the shipped templates; filters in one dict."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+from generator import markup
+from generator.errors import UsageError
+from generator.model.gvk import stability
+from generator.model.types import TypeRef
+from generator.views.properties import PropertyRow, primitive_label
+
+PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "_templates"
+SOURCE_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+
+
+def shipped_templates() -> Path:
+    """``generator/_templates`` in an installed wheel, else the checkout's ``templates/``."""
+    return PACKAGE_TEMPLATES if PACKAGE_TEMPLATES.is_dir() else SOURCE_TEMPLATES
+
+
+def type_text(t: TypeRef) -> str:
+    return primitive_label(t)
+
+
+def type_cell(row: PropertyRow) -> str:
+    label = row.type
+    name = markup.inline(label.name)
+    if label.href:
+        name = f"[{name}]({label.href})"
+    return f"{markup.inline(label.prefix)}{name}{markup.inline(label.suffix)}"
+
+
+def notes_cell(row: PropertyRow) -> str:
+    parts = ["**required**" if row.required else "optional"]
+    parts += [markup.inline(n) for n in row.notes]
+    for label, values in row.code_notes:
+        parts.append(f"{markup.inline(label)}: " + ", ".join(markup.code(v) for v in values))
+    for gate in row.gates:
+        stage = f"{gate.stage} · " if gate.stage else ""
+        css = gate.stage or "gate"
+        parts.append(
+            f'<span class="k8s-badge k8s-{css}" title="feature gate">'
+            f"{stage}feature gate {markup.inline(gate.name)}</span>"
+        )
+    return "<br>".join(parts)
+
+
+def yaml_scalar(value: Any) -> str:
+    """A YAML-safe scalar (JSON strings are valid YAML)."""
+    return json.dumps(value)
+
+
+FILTERS: dict[str, Any] = {
+    "md_inline": markup.inline,
+    "md_cell": markup.cell,
+    "md_block": markup.block,
+    "md_code": markup.code,
+    "type_text": type_text,
+    "type_cell": type_cell,
+    "notes_cell": notes_cell,
+    "yaml_scalar": yaml_scalar,
+    "stability": stability,
+    "tojson": lambda v: json.dumps(v, sort_keys=True),
+}
+
+
+def make_env(override_dir: Path | None = None) -> jinja2.Environment:
+    """Environment that finds templates in ``override_dir`` (if any) before the shipped ones."""
+    search = []
+    if override_dir is not None:
+        if not override_dir.is_dir():
+            raise UsageError(f"template override directory not found: {override_dir}")
+        search.append(str(override_dir))
+    search.append(str(shipped_templates()))
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(search),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        autoescape=False,
+    )
+    env.filters.update(FILTERS)
+    return env

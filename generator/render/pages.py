@@ -1,0 +1,46 @@
+"""Views → ``{path: markdown}`` for one release. Pure: no disk I/O."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+import jinja2
+
+from generator.model.types import ApiSpec
+from generator.views.pages import IndexPage, ModelPage, index_pages, model_page
+from generator.views.site import SitePlan
+
+_BLANKS = re.compile(r"\n{3,}")
+
+SectionHook = Callable[[ModelPage, ApiSpec, SitePlan], None]
+"""Adds a section (builders, examples…) to a model page view: ``page.sections[name] = data``."""
+
+
+def tidy(text: str) -> str:
+    """Collapse runs of blank lines and end with exactly one newline."""
+    return _BLANKS.sub("\n\n", text).strip() + "\n"
+
+
+def render_version(
+    api: ApiSpec,
+    plan: SitePlan,
+    env: jinja2.Environment,
+    hooks: Iterable[SectionHook] = (),
+    index_hook: Callable[[IndexPage], None] | None = None,
+) -> dict[str, str]:
+    """Markdown of every page of one release, keyed by path relative to the docs root."""
+    hooks = list(hooks)
+    out: dict[str, str] = {}
+    model_template = env.get_template("pages/model.md.j2")
+    for name, model in api.models.items():
+        page = model_page(model, api, plan)
+        for hook in hooks:
+            hook(page, api, plan)
+        out[plan.model_pages[name]] = tidy(model_template.render(page=page))
+    index_template = env.get_template("pages/index.md.j2")
+    for index in index_pages(api, plan):
+        if index_hook is not None:
+            index_hook(index)
+        out[index.path] = tidy(index_template.render(page=index))
+    return dict(sorted(out.items()))

@@ -1,0 +1,83 @@
+"""Sources: every format is read into the same ``RawDocument``.
+
+A source spec (``--source``) is one of:
+``kubernetes-validate:1.31`` · a path to an OpenAPI v2 ``swagger.json`` (or ``.json.gz``, ``.yaml``) ·
+a path to one OpenAPI v3 document or a directory of them · an http(s) URL of a v2/v3 document
+(optionally ``URL#sha256=HEX`` to pin its digest).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from generator.errors import Location, SpecError
+from generator.sources.base import RawDocument
+from generator.sources.fetch import fetch
+from generator.sources.jsonschema_pkg import (
+    PREFIX as KV_PREFIX,
+)
+from generator.sources.jsonschema_pkg import (
+    load_jsonschema_document,
+    load_kubernetes_validate,
+)
+from generator.sources.openapi_v3 import load_openapi_v3_dir, load_openapi_v3_document
+from generator.sources.reader import MAX_SPEC_BYTES, read_document
+from generator.sources.swagger_v2 import load_swagger
+
+__all__ = ["DEFAULT_CACHE", "KV_PREFIX", "RawDocument", "SourceOptions", "default_source",
+           "load_source"]
+
+DEFAULT_CACHE = Path(".cache/k8s-api-docs")
+
+
+@dataclass(frozen=True)
+class SourceOptions:
+    """How sources are read."""
+
+    cache_dir: Path = DEFAULT_CACHE
+    offline: bool = False
+    max_bytes: int = MAX_SPEC_BYTES
+
+
+def default_source(version: str) -> str:
+    """The offline default source of a release."""
+    return f"{KV_PREFIX}{version}"
+
+
+def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
+    """Read any supported source into a ``RawDocument``."""
+    options = options or SourceOptions()
+    if spec.startswith(KV_PREFIX):
+        return load_kubernetes_validate(spec[len(KV_PREFIX) :])
+    if spec.lower().startswith(("http://", "https://")):
+        url, _, pin = spec.partition("#sha256=")
+        path = fetch(url, options.cache_dir / "downloads", offline=options.offline,
+                     sha256=pin or None, max_bytes=options.max_bytes)
+        document, sha = read_document(path, options.max_bytes)
+        return load_document(document, url, sha)
+    path = Path(spec)
+    if path.is_dir():
+        return load_openapi_v3_dir(path, options.max_bytes)
+    if not path.exists():
+        raise SpecError("no such file or directory", Location(spec))
+    document, sha = read_document(path, options.max_bytes)
+    return load_document(document, spec, sha)
+
+
+def load_document(document: Any, origin: str, sha256: str = "") -> RawDocument:
+    """Recognise the format of a parsed document and load it."""
+    if isinstance(document, dict):
+        if "swagger" in document:
+            return load_swagger(document, origin, sha256)
+        if "openapi" in document:
+            return load_openapi_v3_document(document, origin, sha256)
+        if "$defs" in document:
+            return load_jsonschema_document(document, origin, sha256)
+    shape = type(document).__name__ if not isinstance(document, dict) else "object"
+    raise SpecError(
+        f"not an OpenAPI document: top level is {'an' if shape[0] in 'aeiou' else 'a'} {shape} "
+        "without 'swagger: 2.0', 'openapi: 3.x' or '$defs'",
+        Location(origin, ""),
+    )

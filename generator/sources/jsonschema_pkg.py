@@ -1,0 +1,76 @@
+"""The offline default source: definitions shipped in the ``kubernetes-validate`` package.
+
+Its JSON-Schema dialect is mapped back to OpenAPI meaning: ``#/$defs/`` refs, ``["T", "null"]``
+types, ``oneOf`` forms of Quantity and IntOrString (in ``canonical``), and the ``enum`` it adds to
+``apiVersion``/``kind`` of kinds (dropped here: the GVK already says it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from importlib import resources
+from typing import Any
+
+from generator.errors import Location, SpecError, UsageError
+from generator.sources.base import RawDocument
+from generator.sources.canonical import Dialect, canonical_definitions
+
+PREFIX = "kubernetes-validate:"
+_DIR = re.compile(r"^v(\d+)\.(\d+)\.0-local$")
+
+
+def _schema_root() -> Any:
+    try:
+        return resources.files("kubernetes_validate") / "kubernetes-json-schema"
+    except ModuleNotFoundError:
+        raise UsageError(
+            "the kubernetes-validate package is not installed (pip install kubernetes-validate)"
+        ) from None
+
+
+def available_versions() -> list[str]:
+    """Kubernetes releases the installed package ships, oldest first (``["1.25", …]``)."""
+    found = []
+    for entry in _schema_root().iterdir():
+        match = _DIR.match(entry.name)
+        if match:
+            found.append((int(match[1]), int(match[2])))
+    return [f"{a}.{b}" for a, b in sorted(found)]
+
+
+def load_kubernetes_validate(version: str) -> RawDocument:
+    """Definitions of Kubernetes ``version`` (``1.31``) from the package data."""
+    origin = f"{PREFIX}{version}"
+    if version not in available_versions():
+        raise UsageError(
+            f"{origin}: no such release in kubernetes-validate "
+            f"(has {', '.join(available_versions())})"
+        )
+    entry = _schema_root() / f"v{version}.0-local" / "_definitions.json"
+    data = entry.read_bytes()
+    return load_jsonschema_document(json.loads(data), origin, hashlib.sha256(data).hexdigest())
+
+
+def drop_gvk_enums(schema: dict[str, Any]) -> None:
+    """Kinds carry their GVK; the one-value ``enum`` on ``apiVersion``/``kind`` is redundant."""
+    if "x-kubernetes-group-version-kind" not in schema:
+        return
+    for name in ("apiVersion", "kind"):
+        prop = schema.get("properties", {}).get(name)
+        if isinstance(prop, dict):
+            prop.pop("enum", None)
+
+
+def load_jsonschema_document(document: Any, origin: str, sha256: str = "") -> RawDocument:
+    """A ``_definitions.json``-style file given by path."""
+    if not isinstance(document, dict) or not isinstance(document.get("$defs"), dict):
+        raise SpecError("expected a JSON Schema with $defs", Location(origin, "/$defs"))
+    if not document["$defs"]:
+        raise SpecError("no definitions", Location(origin, "/$defs"))
+    dialect = Dialect("#/$defs/", origin)
+    definitions, pointers = canonical_definitions(document["$defs"], dialect, "/$defs")
+    for schema in definitions.values():
+        drop_gvk_enums(schema)
+    return RawDocument(origin, "kubernetes-validate", definitions, pointers, sha256)

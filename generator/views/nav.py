@@ -1,0 +1,32 @@
+"""The MkDocs navigation of generated releases (titles are sanitized spec text)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.model.types import ApiSpec
+from generator.views.site import SitePlan
+
+NavItem = Any
+
+
+def nav_title(text: str) -> str:
+    """A nav title with no markup characters and no control characters."""
+    cleaned = "".join(ch if ch.isprintable() and ch not in "<>&\"'`" else "_" for ch in text)
+    return cleaned[:80] or "_"
+
+
+def release_nav(api: ApiSpec, plan: SitePlan) -> dict[str, list[NavItem]]:
+    """``{"Kubernetes 1.31": [home, {group: [index, {version: [index, {Kind: page}…]}]}]}``."""
+    groups: list[NavItem] = [plan.home]
+    for group, versions in api.groups().items():
+        group_items: list[NavItem] = [plan.group_index(group)]
+        for api_version, models in versions.items():
+            model_items = [{nav_title(m.kind): plan.model_pages[m.name]} for m in models]
+            if api_version:
+                index = plan.api_version_index(group, api_version)
+                group_items.append({nav_title(api_version): [index, *model_items]})
+            else:
+                group_items.extend(model_items)
+        groups.append({nav_title(group): group_items})
+    return {nav_title(f"Kubernetes {api.version}"): groups}

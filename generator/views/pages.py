@@ -1,0 +1,150 @@
+"""Page views: everything a template needs, as plain data (no Markdown decisions here)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from generator.model.gvk import stability
+from generator.model.types import COMMON_GROUP, ApiSpec, GroupVersionKind, Model
+from generator.views.properties import PropertyRow, property_rows
+from generator.views.site import SitePlan, relative
+
+
+@dataclass(frozen=True)
+class Link:
+    text: str
+    href: str
+    note: str = ""
+
+
+@dataclass
+class ModelPage:
+    """Context of ``pages/model.md.j2``. Later views attach their sections in ``sections``."""
+
+    path: str
+    version: str
+    model: Model
+    gvk: GroupVersionKind | None
+    group_label: str
+    rows: list[PropertyRow]
+    appears_in: list[Link]
+    up: Link
+    sections: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class IndexEntry:
+    kind: str
+    href: str
+    is_kind: bool
+    description: str
+
+
+@dataclass
+class ApiVersionView:
+    group: str
+    api_version: str
+    stability: str
+    href: str
+    models: list[IndexEntry]
+
+
+@dataclass
+class GroupView:
+    group: str
+    href: str
+    api_versions: list[ApiVersionView]
+
+
+@dataclass
+class IndexPage:
+    """Context of the version home, group and API-version pages."""
+
+    path: str
+    version: str
+    title: str
+    groups: list[GroupView]
+    up: Link | None = None
+    extra_links: list[Link] = field(default_factory=list)
+
+
+def primary_gvk(model: Model) -> GroupVersionKind | None:
+    """The GVK matching the model's package path, else the first one."""
+    for gvk in model.gvks:
+        if gvk.version == model.api_version and gvk.kind == model.kind and (
+            gvk.group.split(".")[0] == model.group or (not gvk.group and model.group == "core")
+        ):
+            return gvk
+    return model.gvks[0] if model.gvks else None
+
+
+def group_label(model: Model) -> str:
+    if model.group == COMMON_GROUP and not model.api_version:
+        return COMMON_GROUP
+    return f"{model.group}/{model.api_version}"
+
+
+def first_sentence(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    end = flat.find(". ")
+    short = flat[: end + 1] if 0 < end < limit else flat[:limit]
+    return short + ("…" if len(short) < len(flat) and not short.endswith(".") else "")
+
+
+def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
+    path = plan.model_pages[model.name]
+    appears = []
+    for name in model.referrers:
+        href = plan.link(path, name)
+        if href:
+            other = api.models[name]
+            appears.append(Link(other.kind, href, group_label(other)))
+    up_path = plan.api_version_index(model.group, model.api_version)
+    return ModelPage(
+        path=path, version=api.version, model=model, gvk=primary_gvk(model),
+        group_label=group_label(model), rows=property_rows(model, api, plan, path),
+        appears_in=appears, up=Link(group_label(model), relative(path, up_path)),
+    )
+
+
+def _group_views(api: ApiSpec, plan: SitePlan, page: str,
+                 only_group: str | None = None, only_version: str | None = None) -> list[GroupView]:
+    groups = []
+    for group, versions in api.groups().items():
+        if only_group is not None and group != only_group:
+            continue
+        version_views = []
+        for api_version, models in versions.items():
+            if only_version is not None and api_version != only_version:
+                continue
+            entries = [
+                IndexEntry(m.kind, relative(page, plan.model_pages[m.name]), m.is_kind,
+                           first_sentence(m.description))
+                for m in models
+            ]
+            version_views.append(ApiVersionView(
+                group, api_version, stability(api_version) if api_version else "",
+                relative(page, plan.api_version_index(group, api_version)), entries))
+        groups.append(GroupView(group, relative(page, plan.group_index(group)), version_views))
+    return groups
+
+
+def index_pages(api: ApiSpec, plan: SitePlan) -> list[IndexPage]:
+    """Version home, one page per group and one per API version."""
+    pages = [IndexPage(plan.home, api.version, f"Kubernetes {api.version}",
+                       _group_views(api, plan, plan.home))]
+    for group, versions in api.groups().items():
+        gpath = plan.group_index(group)
+        pages.append(IndexPage(gpath, api.version, group,
+                               _group_views(api, plan, gpath, only_group=group),
+                               up=Link(f"Kubernetes {api.version}", relative(gpath, plan.home))))
+        for api_version in versions:
+            vpath = plan.api_version_index(group, api_version)
+            if vpath == gpath:
+                continue
+            pages.append(IndexPage(
+                vpath, api.version, f"{group}/{api_version}",
+                _group_views(api, plan, vpath, only_group=group, only_version=api_version),
+                up=Link(group, relative(vpath, gpath))))
+    return pages

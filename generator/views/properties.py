@@ -1,0 +1,107 @@
+"""The property table of a model page: one row per field, with type links and notes."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from generator.model.types import ApiSpec, Field, Model, TypeRef
+from generator.views.gates import FeatureGate, feature_gates
+from generator.views.site import SitePlan
+
+
+@dataclass(frozen=True, slots=True)
+class TypeLabel:
+    """``prefix`` + ``name`` (a link when ``href``): ``[]`` + ResourceClaimConsumerReference."""
+
+    prefix: str
+    name: str
+    href: str | None = None
+    suffix: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PropertyRow:
+    field: Field
+    anchor: str
+    type: TypeLabel
+    required: bool
+    notes: tuple[str, ...]
+    """Plain-text notes (templates escape them)."""
+    code_notes: tuple[tuple[str, tuple[str, ...]], ...]
+    """Notes with code values: (label, values) → ``label: `a`, `b```."""
+    gates: tuple[FeatureGate, ...]
+
+
+def field_anchor(name: str) -> str:
+    """Element id of a property-table row (only ``[a-z0-9-]``)."""
+    from generator.markup import anchor_id
+
+    return "field-" + anchor_id(name)
+
+
+def primitive_label(t: TypeRef) -> str:
+    if t.kind == "primitive":
+        return f"{t.type} ({t.format})" if t.format else t.type
+    if t.kind == "int-or-string":
+        return "int-or-string"
+    if t.kind == "quantity":
+        return "quantity"
+    if t.kind == "unknown":
+        return f"unknown type {t.ref}"
+    return "object"
+
+
+def type_label(t: TypeRef, api: ApiSpec, plan: SitePlan, page: str) -> TypeLabel:
+    """How a type reads in the table, with a link to the referenced model's page."""
+    prefix = ""
+    while t.kind in ("array", "map") and t.items is not None:
+        prefix += "[]" if t.kind == "array" else "map[string]"
+        t = t.items
+    if t.kind in ("array", "map"):
+        return TypeLabel(prefix, "[]object" if t.kind == "array" else "map[string]object")
+    if t.ref and t.ref in api.models:
+        return TypeLabel(prefix, api.models[t.ref].kind, plan.link(page, t.ref))
+    return TypeLabel(prefix, primitive_label(t))
+
+
+
+def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> list[PropertyRow]:
+    rows = []
+    for f in model.fields:
+        notes: list[str] = []
+        code_notes: list[tuple[str, tuple[str, ...]]] = []
+        if f.list_type == "map" and f.list_map_keys:
+            code_notes.append(("list type: map keyed by", f.list_map_keys))
+        elif f.list_type:
+            notes.append(f"list type: {f.list_type}")
+        if f.map_type:
+            notes.append(f"map type: {f.map_type}")
+        if f.patch_strategy:
+            strategy = f"patch strategy: {f.patch_strategy}"
+            if f.patch_merge_key:
+                code_notes.append((strategy + ", merge key", (f.patch_merge_key,)))
+            else:
+                notes.append(strategy)
+        if f.enum:
+            code_notes.append(("enum", tuple(_value(v) for v in f.enum)))
+        if f.has_default:
+            code_notes.append(("default", (_value(f.default),)))
+        if f.preserve_unknown_fields:
+            notes.append("preserves unknown fields")
+        if f.embedded_resource:
+            notes.append("embedded resource")
+        for rule in f.validations:
+            rule_text = dict(rule).get("rule")
+            if isinstance(rule_text, str):
+                code_notes.append(("validation", (rule_text,)))
+        rows.append(PropertyRow(
+            field=f, anchor=field_anchor(f.name), type=type_label(f.type, api, plan, page),
+            required=f.required, notes=tuple(notes), code_notes=tuple(code_notes),
+            gates=feature_gates(f.description),
+        ))
+    return rows
+
+
+def _value(value: object) -> str:
+    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
