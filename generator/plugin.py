@@ -109,7 +109,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if self.site is None or RELEASES_MARKER not in markdown:
             return markdown
         lines = []
-        for api, plan in zip(self.site.apis, self.site.plans):
+        for api, plan in zip(self.site.apis, self.site.plans, strict=True):
             lines.append(f"- [Kubernetes {api.version}]({plan.home}) — "
                          f"{len(api.models)} models, from `{api.source}`")
         return markdown.replace(RELEASES_MARKER, "\n".join(lines))

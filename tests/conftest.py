@@ -1,0 +1,72 @@
+"""Shared fixtures.
+
+Tests marked ``shared`` read the real upstream specs in ``../shared`` (next to the repository).
+They are skipped only when that directory is absent (a user's clone); in CI (``CI=true``) its
+absence is an error.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.model.normalize import build_api
+from generator.model.types import ApiSpec
+from generator.pipeline import GeneratedSite, Release, generate
+from generator.sources import load_source
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SHARED = Path(os.environ.get("K8S_API_DOCS_SHARED", REPO.parent / "shared"))
+SPECS = SHARED / "specs"
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def need_shared() -> Path:
+    """The ``../shared`` directory; skip (or fail in CI) when it is absent."""
+    if not SPECS.is_dir():
+        if IN_CI:
+            pytest.fail(f"CI needs {SHARED} (real upstream specs) beside the repository")
+        pytest.skip(f"needs {SHARED} (real upstream specs); absent in this clone")
+    return SHARED
+
+
+@pytest.fixture(scope="session")
+def shared() -> Path:
+    return need_shared()
+
+
+@pytest.fixture(scope="session")
+def api_131() -> ApiSpec:
+    api, _ = build_api(load_source("kubernetes-validate:1.31"), "1.31")
+    return api
+
+
+@pytest.fixture(scope="session")
+def api_132() -> ApiSpec:
+    api, _ = build_api(load_source("kubernetes-validate:1.32"), "1.32")
+    return api
+
+
+@pytest.fixture(scope="session")
+def default_pages() -> GeneratedSite:
+    """Markdown of the default site (1.31 + 1.32 from kubernetes-validate), in memory."""
+    return generate([Release("1.31"), Release("1.32")])
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The default site built once per session with ``mkdocs build --strict``."""
+    out = tmp_path_factory.mktemp("site")
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(REPO / "mkdocs.yml"),
+         "-d", str(out)],
+        cwd=REPO, capture_output=True, text=True, env=env, check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    return out
