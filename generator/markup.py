@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 
 _URL = re.compile(r"https?://[^\s<>\"'`|\\\[\]{}]+", re.IGNORECASE)
 _CODE = re.compile(r"`([^`\n]+)`")
@@ -82,6 +83,7 @@ def cell(text: str) -> str:
     return "<br><br>".join(_inline_parts(p) for p in paragraphs if p)
 
 
+@lru_cache(maxsize=16384)
 def block(text: str) -> str:
     """Paragraphs (and ``- item`` bullet lists) of inert Markdown."""
     out: list[str] = []
@@ -114,3 +116,13 @@ def anchor_id(text: str) -> str:
     """An HTML id made only of ``[a-z0-9-]``."""
     slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
     return slug[:80] or "x"
+
+
+def fence(text: str, lang: str = "") -> str:
+    """A fenced code block showing ``text`` verbatim; no backtick run inside can close it.
+
+    ``lang`` is ours (``jsonnet``, ``yaml``), never spec text."""
+    body = re.sub(r"\r\n?", "\n", str(text)).replace("\x00", "\ufffd").strip("\n")
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    return f"{ticks}{lang}\n{body}\n{ticks}"
