@@ -46,7 +46,7 @@ def relative(from_page: str, to_page: str) -> str:
     """Relative Markdown link from one page path to another (both relative to the docs root).
 
     Both paths are normalized ``a/b/c.md`` forms made by ``SitePlan``, so plain segment
-    arithmetic suffices (``posixpath.relpath`` is ~10× slower and this runs per link).
+    arithmetic suffices (``posixpath.relpath`` is ~10x slower and this runs per link).
     """
     src = from_page.split("/")[:-1]
     dst = to_page.split("/")
