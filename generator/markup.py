@@ -71,6 +71,7 @@ def _guard_line_start(line: str) -> str:
     return stripped
 
 
+@lru_cache(maxsize=16384)
 def inline(text: str) -> str:
     """One line of inert Markdown (newlines become spaces)."""
     return _inline_parts(" ".join(str(text).split()))

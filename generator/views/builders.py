@@ -103,6 +103,11 @@ class BuilderFunction:
         return ".".join((*self.path, self.name))
 
     @property
+    def call(self) -> str:
+        """``allocation.devices.withResults(results)``."""
+        return f"{self.dotted}({self.arg})"
+
+    @property
     def title(self) -> str:
         """k8s-libsonnet's section title: ``fn allocation.devices.withResults``."""
         return f"fn {self.dotted}"
