@@ -19,7 +19,7 @@ from generator.views.site import SitePlan
 
 SECTION = "builders"
 LIBRARY_URL = "https://github.com/jsonnet-libs/k8s-libsonnet"
-COLLAPSE_AFTER = 12
+COLLAPSE_AFTER = 20
 """Indexes with more entries than this are shown collapsed."""
 
 

@@ -429,7 +429,10 @@ class BuilderPlanner:
         model = self.api.models[name]
         if not path and model.is_kind:
             out.append(BuilderFunction("new", NEW, "name", path, slugger(prefix + "new")))
-        for item in self._level(name, not path):
+        level = self._level(name, not path)
+        if any(item.nested in stack for item in level if item.nested):
+            level = _resorted(level, stack)  # a cycle turns an obj into a function: re-sort
+        for item in level:
             if item.nested and item.nested not in stack:
                 sub_path, sub_target = (*path, item.key), (*target, item.field.name)
                 anchor = slugger("obj " + ".".join(sub_path))
@@ -445,6 +448,16 @@ class BuilderPlanner:
                 out.append(BuilderFunction(fn_name, kind, arg, path, slugger(prefix + fn_name), here,
                                            item.field, name))
         return tuple(out)
+
+
+def _resorted(level: tuple[_Planned, ...], stack: tuple[str, ...]) -> list[_Planned]:
+    def key(item: _Planned) -> tuple[bool, bool, str]:
+        if item.nested and item.nested in stack:
+            name = function_name(item.key)
+            return (not name.startswith("new"), False, name)
+        return item.sort_key
+
+    return sorted(level, key=key)
 
 
 _PLANNERS: list[BuilderPlanner] = []
