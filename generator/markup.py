@@ -107,6 +107,7 @@ def block(text: str) -> str:
     return "\n\n".join(out)
 
 
+@lru_cache(maxsize=16384)
 def code(text: str) -> str:
     """Inline code for a short value (enum, default, key) as HTML, safe in table cells."""
     return f"<code>{_entities(str(text))}</code>"

@@ -250,7 +250,7 @@ def test_section_links_fields_and_types(api_131):
     results = by_path["allocation.devices.results"]
     assert results.field_href == "deviceAllocationResult.md#field-results" and not results.direct
     assert by_path["allocation"].kind == "obj"
-    assert [line.closes for line in section.lines][-1] == 2
+    assert section.lines[-1].depth == 2 and section.lines[3].opens
 
 
 def test_page_markdown_has_index_and_entries(default_pages):

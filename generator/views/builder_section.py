@@ -9,10 +9,18 @@ property-table row that documents the field.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 
 from generator.model.types import ApiSpec, Field, TypeRef
-from generator.views.builders import MIXIN, BuilderFunction, BuilderIndex, BuilderObject, builder_index
+from generator.views.builders import (
+    MIXIN,
+    BuilderEntry,
+    BuilderFunction,
+    BuilderIndex,
+    BuilderObject,
+    builder_index,
+)
 from generator.views.pages import ModelPage, first_sentence
 from generator.views.properties import TypeLabel, field_anchor, type_label
 from generator.views.site import SitePlan
@@ -30,9 +38,7 @@ class IndexLine:
     """``fn withReservedFor(reservedFor)`` / ``obj allocation.devices`` (k8s-libsonnet's text)."""
     anchor: str
     opens: bool = False
-    """An ``obj`` with members: its nested list follows."""
-    closes: int = 0
-    """How many nested lists end after this line."""
+    """An ``obj`` with members: its nested list follows (it ends where the depth drops)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,17 +85,21 @@ class BuilderSection:
 
 
 class _Links:
-    """Type labels and property-row links from one page, memoized: the same fields (ObjectMeta,
-    PodSpec…) recur on many pages of one directory, and links only depend on the directory."""
+    """Type labels and property-row links from one page, memoized per release and directory: the
+    same fields (ObjectMeta, PodSpec…) recur on many pages, and links only depend on the
+    directory of the page (nested fields never belong to the page's own model)."""
 
-    _cache: dict[tuple[int, str], dict[object, object]] = {}
+    _cache: dict[tuple[int, str], tuple[SitePlan, dict[object, object]]] = {}
 
     def __init__(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
         self.page, self.api, self.plan = page, api, plan
         key = (id(plan), posixpath.dirname(page.path))
-        if len(self._cache) > 4096:
-            self._cache.clear()
-        self.memo = self._cache.setdefault(key, {})
+        cached = self._cache.get(key)
+        if cached is None or cached[0] is not plan:
+            if len(self._cache) > 1024:
+                self._cache.clear()
+            cached = self._cache[key] = (plan, {})
+        self.memo = cached[1]
 
     def type(self, t: TypeRef) -> TypeLabel:
         label = self.memo.get(t)
@@ -107,58 +117,84 @@ class _Links:
         return self.memo[key]  # type: ignore[return-value]
 
 
-def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
-    """The section of ``page``; ``None`` when the model has no builder functions."""
-    index = builder_index(page.model, api)
-    if index is None:
-        return None
-    links = _Links(page, api, plan)
-    lines: list[IndexLine] = []
-    entries: list[BuilderEntryView] = []
-    count = 0
-    current: list[BuilderFunction] = []
+@lru_cache(maxsize=16384)
+def _summary(description: str) -> str:
+    return first_sentence(description)
 
-    def flush() -> None:
+
+class _Collector:
+    """Index lines and entries of one page, depth first; an ``obj`` group's contents are reused
+    from other pages of the same directory (they do not depend on the page)."""
+
+    def __init__(self, links: _Links) -> None:
+        self.links = links
+        self.lines: list[IndexLine] = []
+        self.entries: list[BuilderEntryView] = []
+        self.count = 0
+
+    def level(self, members: tuple[BuilderEntry, ...], depth: int) -> None:
+        links, current = self.links, []
+        for entry in members:
+            if isinstance(entry, BuilderObject):
+                self.flush(current)
+                current = []
+                self.obj(entry, depth)
+                continue
+            self.count += 1
+            self.lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor))
+            if entry.kind == MIXIN and current and current[-1].target == entry.target:
+                current.append(entry)
+            elif entry.field is None:
+                self.flush(current)
+                current = []
+                self.entries.append(BuilderEntryView("new", (entry,)))
+            else:
+                self.flush(current)
+                current = [entry]
+        self.flush(current)
+        del links
+
+    def flush(self, current: list[BuilderFunction]) -> None:
         if not current:
             return
         first = current[0]
         f = first.field
         assert f is not None
-        entries.append(BuilderEntryView(
+        self.entries.append(BuilderEntryView(
             "field", tuple(current), field=f, json_path=".".join(first.target),
-            type=links.type(f.type), field_href=links.field(first.owner, f),
-            direct=not first.path, summary=first_sentence(f.description)))
-        current.clear()
+            type=self.links.type(f.type), field_href=self.links.field(first.owner, f),
+            direct=not first.path, summary=_summary(f.description)))
 
-    for depth, entry in index.entries():
-        if isinstance(entry, BuilderObject):
-            flush()
-            lines.append(IndexLine(depth, entry.title, entry.anchor, opens=bool(entry.members)))
-            assert entry.field is not None
-            entries.append(BuilderEntryView(
-                "obj", obj=entry, field=entry.field, json_path=".".join(entry.target),
-                type=links.type(entry.field.type), field_href=links.field(entry.owner, entry.field),
-                direct=len(entry.path) == 1, summary=first_sentence(entry.field.description)))
-            continue
-        count += 1
-        lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor))
-        if entry.kind == MIXIN and current and current[-1].target == entry.target:
-            current.append(entry)
-            continue
-        flush()
-        if entry.field is None:
-            entries.append(BuilderEntryView("new", (entry,)))
-        else:
-            current.append(entry)
-    flush()
-    if not count:
+    def obj(self, obj: BuilderObject, depth: int) -> None:
+        assert obj.field is not None
+        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members)))
+        self.entries.append(BuilderEntryView(
+            "obj", obj=obj, field=obj.field, json_path=".".join(obj.target),
+            type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field),
+            direct=depth == 0, summary=_summary(obj.field.description)))
+        key = ("obj", id(obj))
+        cached = self.links.memo.get(key)
+        if cached is None or cached[0] is not obj:  # type: ignore[index]
+            inner = _Collector(self.links)
+            inner.level(obj.members, depth + 1)
+            cached = self.links.memo[key] = (obj, inner.lines, inner.entries, inner.count)
+        _, lines, entries, count = cached  # type: ignore[misc]
+        self.lines.extend(lines)
+        self.entries.extend(entries)
+        self.count += count
+
+
+def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
+    """The section of ``page``; ``None`` when the model has no builder functions."""
+    index = builder_index(page.model, api)
+    if index is None:
         return None
-    for i, line in enumerate(lines):
-        following = lines[i + 1].depth if i + 1 < len(lines) else 0
-        if not line.opens and following < line.depth:
-            lines[i] = replace(line, closes=line.depth - following)
-    return BuilderSection(index, "k." + index.library_path, lines, entries, count,
-                          collapsed=len(lines) > COLLAPSE_AFTER)
+    collector = _Collector(_Links(page, api, plan))
+    collector.level(index.root.members, 0)
+    if not collector.count:
+        return None
+    return BuilderSection(index, "k." + index.library_path, collector.lines, collector.entries,
+                          collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER)
 
 
 def builders_hook(page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:

@@ -168,7 +168,7 @@ class BuilderIndex:
 
     def entries(self) -> Iterator[tuple[int, BuilderEntry]]:
         """``(depth, entry)`` for every function and object, depth first in index order."""
-        yield from _walk(self.root, 0)
+        yield from _walk_members(self.root.members, 0)
 
     def functions(self) -> Iterator[BuilderFunction]:
         for _, entry in self.entries():
@@ -195,11 +195,11 @@ class BuilderIndex:
         return sum(1 for _ in self.functions())
 
 
-def _walk(obj: BuilderObject, depth: int) -> Iterator[tuple[int, BuilderEntry]]:
-    for member in obj.members:
+def _walk_members(members: tuple[BuilderEntry, ...], depth: int) -> Iterator[tuple[int, BuilderEntry]]:
+    for member in members:
         yield depth, member
         if isinstance(member, BuilderObject):
-            yield from _walk(member, depth + 1)
+            yield from _walk_members(member.members, depth + 1)
 
 
 # -- names ------------------------------------------------------------------------------------
@@ -356,13 +356,34 @@ class BuilderPlanner:
     def __init__(self, api: ApiSpec) -> None:
         self.api = api
         self._levels: dict[tuple[str, bool], tuple[_Planned, ...]] = {}
+        self._subtrees: dict[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+                             BuilderObject] = {}
+        self._reach: dict[str, frozenset[str]] = {}
+
+    def _reachable(self, name: str) -> frozenset[str]:
+        """Definitions an ``obj`` group of ``name`` can lead to (itself included)."""
+        found = self._reach.get(name)
+        if found is None:
+            seen, todo = {name}, [name]
+            while todo:
+                for item in self._level(todo.pop(), False):
+                    if item.nested and item.nested not in seen:
+                        seen.add(item.nested)
+                        todo.append(item.nested)
+            found = self._reach[name] = frozenset(seen)
+        return found
 
     def index(self, model: Model) -> BuilderIndex | None:
         """The builder functions of ``model``; ``None`` when k8s-libsonnet has no section for it."""
         path = library_path(model.name)
         if path is None or model.is_list:
             return None
-        members = self._members(model.name, (), (), (model.name,), Slugger())
+        # First with plain slugs and shared subtrees (ObjectMeta, PodSpec… recur on many pages);
+        # only a page where two slugs collide is rebuilt with numbered ones (k8s-libsonnet's -1).
+        members = self._members(model.name, (), (), (model.name,), None)
+        anchors = [entry.anchor for _, entry in _walk_members(members, 0)]
+        if len(anchors) != len(set(anchors)):
+            members = self._members(model.name, (), (), (model.name,), Slugger())
         root = BuilderObject("", (), "", model.name, members)
         return BuilderIndex(model.name, path, root, builder_gvk(model) if model.is_kind else None)
 
@@ -422,8 +443,24 @@ class BuilderPlanner:
         return level
 
     # -- instances (path-dependent: anchors, dotted names, JSON targets) -----------------------
+    def _object(self, item: _Planned, owner: str, path: tuple[str, ...], target: tuple[str, ...],
+                stack: tuple[str, ...], slugger: Slugger | None) -> BuilderObject:
+        sub_path, sub_target = (*path, item.key), (*target, item.field.name)
+        reach = self._reachable(item.nested)
+        key = (item.nested, sub_path, sub_target, tuple(m for m in stack if m in reach))
+        if slugger is None and key in self._subtrees:
+            return self._subtrees[key]
+        anchor = (slugger or slug)("obj " + ".".join(sub_path))
+        members = self._members(item.nested, sub_path, sub_target, (*stack, item.nested), slugger)
+        obj = BuilderObject(item.key, sub_path, anchor, item.nested, members, sub_target, item.field, owner)
+        if slugger is None:
+            self._subtrees[key] = obj
+        return obj
+
     def _members(self, name: str, path: tuple[str, ...], target: tuple[str, ...],
-                 stack: tuple[str, ...], slugger: Slugger) -> tuple[BuilderEntry, ...]:
+                 stack: tuple[str, ...], slugger: Slugger | None) -> tuple[BuilderEntry, ...]:
+        """Members of one level; ``slugger`` None: plain slugs, subtrees shared."""
+        slugger = slugger or slug  # type: ignore[assignment]
         out: list[BuilderEntry] = []
         prefix = "fn " + "".join(p + "." for p in path)
         model = self.api.models[name]
@@ -434,12 +471,8 @@ class BuilderPlanner:
             level = _resorted(level, stack)  # a cycle turns an obj into a function: re-sort
         for item in level:
             if item.nested and item.nested not in stack:
-                sub_path, sub_target = (*path, item.key), (*target, item.field.name)
-                anchor = slugger("obj " + ".".join(sub_path))
-                members = self._members(item.nested, sub_path, sub_target, (*stack, item.nested),
-                                        slugger)
-                out.append(BuilderObject(item.key, sub_path, anchor, item.nested, members, sub_target,
-                                         item.field, name))
+                numbered = slugger if isinstance(slugger, Slugger) else None
+                out.append(self._object(item, name, path, target, stack, numbered))
                 continue
             names = item.names or ((function_name(item.key), WITH),)  # a cycle: withX only
             arg = item.arg or argument_name(item.key)
