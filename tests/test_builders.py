@@ -255,7 +255,7 @@ def test_section_links_fields_and_types(api_131):
 
 def test_page_markdown_has_index_and_entries(default_pages):
     page = default_pages.pages["1.31/resource/v1alpha3/resourceClaimStatus.md"]
-    assert "## Builder functions" in page
+    assert "\n\n## Builder functions\n\n" in page
     assert '<a href="#fn-allocationdeviceswithresults"><code>fn withResults(results)</code></a>' in page
     assert 'id="fn-allocationdeviceswithresults"' in page
     assert "[<code>allocation.devices.results</code>](deviceAllocationResult.md#field-results)" in page
@@ -299,6 +299,7 @@ def test_every_index_link_resolves_in_the_built_site(built_site, api_131, api_13
             if index is None or not len(index):
                 assert not parser.index_links, name
                 continue
+            assert "builder-functions" in parser.ids, name
             expected = [entry.anchor for _, entry in index.entries()]
             assert parser.index_links == expected, name
             ids = set(parser.ids)
