@@ -89,17 +89,17 @@ class _Links:
     same fields (ObjectMeta, PodSpec…) recur on many pages, and links only depend on the
     directory of the page (nested fields never belong to the page's own model)."""
 
-    _cache: dict[tuple[int, str], tuple[SitePlan, dict[object, object]]] = {}
+    _plans: list[tuple[SitePlan, dict[str, dict[object, object]]]] = []
+    """The last few plans (kept alive, so their ids cannot be reused) → directory → memo."""
 
     def __init__(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
         self.page, self.api, self.plan = page, api, plan
-        key = (id(plan), posixpath.dirname(page.path))
-        cached = self._cache.get(key)
-        if cached is None or cached[0] is not plan:
-            if len(self._cache) > 1024:
-                self._cache.clear()
-            cached = self._cache[key] = (plan, {})
-        self.memo = cached[1]
+        dirs = next((memo for known, memo in self._plans if known is plan), None)
+        if dirs is None:
+            dirs = {}
+            self._plans.insert(0, (plan, dirs))
+            del self._plans[4:]
+        self.memo = dirs.setdefault(posixpath.dirname(page.path), {})
 
     def type(self, t: TypeRef) -> TypeLabel:
         label = self.memo.get(t)
