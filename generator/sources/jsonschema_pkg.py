@@ -10,7 +10,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Mapping
+from functools import lru_cache
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
 from generator.errors import Location, SpecError, UsageError
@@ -51,6 +54,20 @@ def load_kubernetes_validate(version: str) -> RawDocument:
     entry = _schema_root() / f"v{version}.0-local" / "_definitions.json"
     data = entry.read_bytes()
     return load_jsonschema_document(json.loads(data), origin, hashlib.sha256(data).hexdigest())
+
+
+@lru_cache(maxsize=None)
+def field_names(version: str) -> Mapping[str, frozenset[str]]:
+    """Definition name → its property names in release ``version``: the cheap view release
+    history needs (no normalization; ~15 ms a release). Cached per process, read-only."""
+    if version not in available_versions():
+        raise UsageError(f"{PREFIX}{version}: no such release in kubernetes-validate")
+    entry = _schema_root() / f"v{version}.0-local" / "_definitions.json"
+    definitions = json.loads(entry.read_bytes()).get("$defs", {})
+    return MappingProxyType({
+        name: frozenset(schema.get("properties") or ()) if isinstance(schema, dict) else frozenset()
+        for name, schema in definitions.items()
+    })
 
 
 def drop_gvk_enums(schema: dict[str, Any]) -> None:

@@ -48,6 +48,31 @@ def relative(from_page: str, to_page: str) -> str:
     return posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
 
 
+def published_url(page: str) -> str:
+    """Directory URL a page path is published at, relative to the site root:
+    ``1.31/resource/v1alpha3/x.md`` → ``1.31/resource/v1alpha3/x/``; ``1.31/index.md`` → ``1.31/``."""
+    stem = page[:-3] if page.endswith(".md") else page
+    if stem == "index":
+        return ""
+    if stem.endswith("/index"):
+        stem = stem[: -len("/index")]
+    return stem + "/"
+
+
+def release_url(from_page: str, to_page: str) -> str:
+    """Relative URL from one published page to a page of ANOTHER release.
+
+    Links between releases cannot be ``.md`` links: with one MkDocs site per release
+    (``SITE/1.31/``, ``SITE/1.32/``) the target is not a file of the linking site. Both pages are
+    placed at their published directory URLs (``/<version>/<group>/<apiVersion>/<kind>/``), so
+    the same relative URL works in the combined site and in per-release sites side by side.
+    Links within one release stay ``.md`` links (``relative``), which MkDocs validates.
+    """
+    source = published_url(from_page).rstrip("/") or "."
+    target = published_url(to_page).rstrip("/") or "."
+    return posixpath.relpath(target, source) + "/"
+
+
 @dataclass
 class SitePlan:
     """Page paths of one release, relative to the docs root (``1.31/resource/…/x.md``)."""
