@@ -11,7 +11,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from types import MappingProxyType
 from typing import Any
@@ -56,7 +56,7 @@ def load_kubernetes_validate(version: str) -> RawDocument:
     return load_jsonschema_document(json.loads(data), origin, hashlib.sha256(data).hexdigest())
 
 
-@lru_cache(maxsize=None)
+@cache
 def field_names(version: str) -> Mapping[str, frozenset[str]]:
     """Definition name → its property names in release ``version``: the cheap view release
     history needs (no normalization; ~15 ms a release). Cached per process, read-only."""

@@ -77,13 +77,19 @@ class Timeline:
     """Every known release, oldest first, with its index."""
 
     releases: tuple[str, ...]
-    index: dict[str, ReleaseIndex]
+    by_key: dict[ModelKey, dict[str, dict[str, Presence]]]
+    """Model identity → release → API version → presence."""
     _since: dict[ModelKey, dict[str, tuple[str, str]]] = field(default_factory=dict, repr=False)
+    _lives: dict[tuple[ModelKey, str | None], list[str]] = field(default_factory=dict, repr=False)
 
     @classmethod
     def build(cls, indexes: Mapping[str, ReleaseIndex]) -> Timeline:
         releases = tuple(sorted(indexes, key=release_sort_key))
-        return cls(releases, {r: indexes[r] for r in releases})
+        by_key: dict[ModelKey, dict[str, dict[str, Presence]]] = {}
+        for release in releases:
+            for key, versions in indexes[release].items():
+                by_key.setdefault(key, {})[release] = versions
+        return cls(releases, by_key)
 
     @property
     def first(self) -> str:
@@ -91,21 +97,24 @@ class Timeline:
 
     def versions_in(self, key: ModelKey, release: str) -> dict[str, Presence]:
         """API version → presence of the model in ``release`` (empty when absent)."""
-        return self.index.get(release, {}).get(key, {})
+        return self.by_key.get(key, {}).get(release, {})
 
     def releases_of(self, key: ModelKey, api_version: str | None = None) -> list[str]:
         """Releases that have the model (in ``api_version`` when given)."""
-        return [r for r in self.releases
-                if (api_version in self.versions_in(key, r) if api_version is not None
-                    else self.versions_in(key, r))]
+        cached = self._lives.get((key, api_version))
+        if cached is None:
+            history = self.by_key.get(key, {})
+            cached = [r for r, versions in history.items()
+                      if api_version is None or api_version in versions]
+            self._lives[(key, api_version)] = cached
+        return cached
 
     def field_since(self, key: ModelKey, name: str) -> tuple[str, str] | None:
         """(first release, API version) that has field ``name`` in any API version of the model."""
         table = self._since.get(key)
         if table is None:
             table = {}
-            for release in self.releases:
-                versions = self.versions_in(key, release)
+            for release, versions in self.by_key.get(key, {}).items():
                 for api_version in sorted(versions, key=api_version_sort_key):
                     for f in versions[api_version].fields:
                         table.setdefault(f, (release, api_version))
