@@ -101,7 +101,7 @@ class Change:
         if self.old is not None and self.new is not None:
             return f"{label}: {_short(self.old)} → {_short(self.new)}"
         value = self.new if self.new is not None else self.old
-        return f"{label}: {_short(value)}" if value and self.change.startswith("gate") else label
+        return f"{label}: {_short(value)}" if value else label
 
     @property
     def message(self) -> str:
@@ -351,16 +351,21 @@ def _model_index(api: ApiSpec) -> dict[ModelIndexKey, Model]:
 
 def api_groups(api: ApiSpec) -> dict[tuple[str, str], str]:
     """(navigation group, API version) → API group as written (``resource.k8s.io``, ``core``)."""
-    out: dict[tuple[str, str], str] = {}
+    exact: dict[tuple[str, str], str] = {}
+    by_group: dict[str, str] = {}
     for model in api.models.values():
         for gvk in model.gvks:
-            if gvk.version != model.api_version:
-                continue
             if gvk.group.split(".")[0] == model.group:
-                out[(model.group, model.api_version)] = gvk.group
+                name = gvk.group
             elif not gvk.group and model.group == "core":
-                out[(model.group, model.api_version)] = "core"
-    return out
+                name = "core"
+            else:
+                continue
+            by_group.setdefault(model.group, name)
+            if gvk.version == model.api_version:
+                exact[(model.group, model.api_version)] = name
+    versions = {(m.group, m.api_version) for m in api.models.values() if m.group in by_group}
+    return {gv: exact.get(gv, by_group[gv[0]]) for gv in sorted(versions)}
 
 
 def diff_apis(old: ApiSpec, new: ApiSpec) -> ApiDiff:
