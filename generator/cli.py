@@ -10,14 +10,18 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator import __version__
 from generator.errors import GeneratorError, UsageError, one_line
-from generator.pipeline import Release, VersionsOptions, generate, load_api, pair_releases
-from generator.render.diff_report import FORMATS
-from generator.render.env import make_env
-from generator.sources import DEFAULT_CACHE, KV_PREFIX, SourceOptions
+from generator.sources import DEFAULT_CACHE, KV_PREFIX, SourceOptions, default_source
 from generator.views.diff import SEVERITIES
+
+if TYPE_CHECKING:
+    from generator.pipeline import VersionsOptions
+
+# The pipeline (and Jinja) are imported by the commands that render: ``diff`` stays fast.
+FORMATS = ("text", "markdown", "json", "github")
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
 
@@ -122,6 +126,8 @@ def add_site_options(p: argparse.ArgumentParser) -> None:
 
 
 def _versions_options(args: argparse.Namespace) -> VersionsOptions:
+    from generator.pipeline import VersionsOptions
+
     pairs = []
     for pair in args.change_pairs:
         old, sep, new = pair.partition(":")
@@ -139,6 +145,7 @@ def _options(args: argparse.Namespace) -> SourceOptions:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    from generator.pipeline import generate, pair_releases
     from generator.writer import replace_tree
 
     releases = pair_releases(args.versions, args.sources)
@@ -153,6 +160,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from generator.pipeline import load_api, pair_releases
+
     releases = pair_releases(args.versions, args.sources)
     if len(releases) != 1:
         raise GeneratorError("export takes exactly one --version")
@@ -164,34 +173,38 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def diff_release(spec: str) -> Release:
-    """``1.31`` → kubernetes-validate 1.31; ``kubernetes-validate:1.31``; else a path or URL
-    labelled by its file name."""
+def diff_release(spec: str) -> tuple[str, str]:
+    """(label, source spec): ``1.31`` → kubernetes-validate 1.31; ``kubernetes-validate:1.31``;
+    else a path or URL labelled by its file name."""
     if re.fullmatch(r"\d+\.\d+", spec):
-        return Release(spec)
+        return spec, default_source(spec)
     if spec.startswith(KV_PREFIX):
-        return Release(spec[len(KV_PREFIX):], spec)
-    label = spec.rstrip("/").rsplit("/", 1)[-1].partition("#")[0] or spec
-    return Release(label, spec)
+        return spec[len(KV_PREFIX):], spec
+    return spec.rstrip("/").rsplit("/", 1)[-1].partition("#")[0] or spec, spec
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from generator.render.diff_report import format_github, format_json, format_markdown, format_text
+    from generator.model.normalize import build_api
+    from generator.render.diff_report import format_github, format_json, format_text
+    from generator.sources import load_source
     from generator.views.diff import diff_apis
 
-    old_release, new_release = diff_release(args.old), diff_release(args.new)
-    old, old_diags = load_api(old_release, _options(args), lenient=args.lenient)
-    new, new_diags = load_api(new_release, _options(args), lenient=args.lenient)
-    for diagnostic in [*old_diags, *new_diags]:
-        print(diagnostic, file=sys.stderr)
-    diff = diff_apis(old, new)
+    apis = []
+    for label, spec in (diff_release(args.old), diff_release(args.new)):
+        api, diagnostics = build_api(load_source(spec, _options(args)), label, lenient=args.lenient)
+        for diagnostic in diagnostics:
+            print(diagnostic, file=sys.stderr)
+        apis.append(api)
+    diff = diff_apis(*apis)
     if args.format == "json":
         out = format_json(diff)
     elif args.format == "markdown":
+        from generator.render.diff_report import format_markdown
+        from generator.render.env import make_env
+
         out = format_markdown(diff, make_env())
     elif args.format == "github":
-        file = args.new if new_release.source and Path(args.new).is_file() else ""
-        out = format_github(diff, file)
+        out = format_github(diff, args.new if Path(args.new).is_file() else "")
     else:
         out = format_text(diff)
     sys.stdout.write(out)
@@ -202,6 +215,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     import tempfile
 
     from generator.check import compare_trees, unified
+    from generator.pipeline import generate, pair_releases
     from generator.writer import read_tree, replace_tree
 
     committed = read_tree(args.dir)

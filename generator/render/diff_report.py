@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-
-import jinja2
+from typing import TYPE_CHECKING
 
 from generator.errors import one_line
-from generator.views.changes import changes_page
 from generator.views.diff import ApiDiff, Change, diff_to_dict
 
-FORMATS = ("text", "markdown", "json", "github")
+if TYPE_CHECKING:
+    import jinja2
+
 GITHUB_COMMANDS = {"breaking": "error", "warning": "warning", "info": "notice"}
 
 
@@ -33,6 +33,7 @@ def format_json(diff: ApiDiff) -> str:
 
 def format_markdown(diff: ApiDiff, env: jinja2.Environment) -> str:
     from generator.render.pages import render_changes
+    from generator.views.changes import changes_page
 
     return render_changes(changes_page(diff), env)
 
