@@ -101,7 +101,8 @@ def release_timeline(apis: Iterable[ApiSpec], history: str = "all") -> Timeline:
 
 
 def change_pages(version: str, site: Releases, pairs: Sequence[tuple[str, str]],
-                 options: SourceOptions | None, lenient: bool) -> list[ChangesPage]:
+                 options: SourceOptions | None, lenient: bool,
+                 groups: Sequence[str] | None = None) -> list[ChangesPage]:
     """Change pages of rendered release ``version``: from the previous published release, and
     from the ``old`` of every configured (old, version) pair."""
     plan, api = site.plans[version], site.apis[version]
@@ -114,6 +115,7 @@ def change_pages(version: str, site: Releases, pairs: Sequence[tuple[str, str]],
             old_api, old_plan = site.apis[old], site.plans[old]
         else:
             old_api, _ = load_api(Release(old), options, lenient=lenient)
+            old_api = select_groups(old_api, groups) if groups else old_api
             old_plan = None
         path = changes_path(plan, old, adjacent=old == previous)
         pages.append(changes_page(diff_apis(old_api, api), path, plan, old_plan))
@@ -162,7 +164,7 @@ def generate(
         api, plan = apis[version], plans[version]
         site.apis.append(api)
         site.plans.append(plan)
-        changes = (change_pages(version, published, versions.change_pairs, options, lenient)
+        changes = (change_pages(version, published, versions.change_pairs, options, lenient, groups)
                    if published else [])
         site.pages.update(render_version(api, plan, env, hooks, index_hook=_home_links(plan, changes)))
         for page in changes:

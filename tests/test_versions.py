@@ -130,3 +130,11 @@ def test_built_site_cross_release_links_resolve(built_site: Path) -> None:
                 broken.append((rel, href))
     assert not broken, broken[:20]
     assert crossing > 1000
+
+
+def test_versions_output_is_deterministic() -> None:
+    releases = [Release("1.31"), Release("1.32")]
+    first = generate(releases, groups=["resource"])
+    second = generate(releases, groups=["resource"])
+    assert first.pages == second.pages
+    assert list(first.pages) == list(second.pages)
