@@ -22,7 +22,7 @@ def release_nav(api: ApiSpec, plan: SitePlan, extra: Sequence[tuple[str, str]] =
     """``{"Kubernetes 1.31": [home, {title: page}…, {group: [index, {version: [index, {Kind: page}…]}]}]}``;
     ``extra`` (title, page) pairs, such as change pages, follow the release home."""
     groups: list[NavItem] = [plan.home, *({nav_title(t): p} for t, p in extra)]
-    for group, versions in api.groups().items():
+    for group, versions in api.tree.items():
         group_items: list[NavItem] = [plan.group_index(group)]
         for api_version, models in versions.items():
             model_items = [{nav_title(m.kind): plan.model_pages[m.name]} for m in models]
