@@ -189,8 +189,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
     from generator.sources import load_source
     from generator.views.diff import diff_apis
 
+    sides = [diff_release(args.old), diff_release(args.new)]
+    if sides[0][0] == sides[1][0]:  # two files of one name: label them by their full spec
+        sides = [(args.old, sides[0][1]), (args.new, sides[1][1])]
     apis = []
-    for label, spec in (diff_release(args.old), diff_release(args.new)):
+    for label, spec in sides:
         api, diagnostics = build_api(load_source(spec, _options(args)), label, lenient=args.lenient)
         for diagnostic in diagnostics:
             print(diagnostic, file=sys.stderr)
