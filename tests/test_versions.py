@@ -78,7 +78,7 @@ def test_absent_release_and_changed_field_note() -> None:
     assert "1.30: [v1alpha2](../../../../1.30/resource/v1alpha2/podSchedulingContext/)" in other
     assert '1.32: <span class="k8s-absent">absent</span>' in other
     spec_page = site.pages["1.32/resource/v1alpha3/deviceRequest.md"]
-    assert "changed from 1.31: description" in row(spec_page, "adminAccess")
+    assert "compared with 1.31: description changed: " in row(spec_page, "adminAccess")
 
 
 def test_change_page_in_nav_and_home(default_pages: GeneratedSite) -> None:

@@ -62,7 +62,7 @@ def history_notes(history: Any) -> list[str]:
                      f"{where}</span>")
     if history.changes:
         changed = "; ".join(c.summary for c in history.changes)
-        parts.append(f"changed from {markup.inline(history.compared_to)}: {markup.inline(changed)}")
+        parts.append(f"compared with {markup.inline(history.compared_to)}: {markup.inline(changed)}")
     if history.removed_in:
         parts.append(f'<span class="k8s-badge k8s-removed">removed in '
                      f"{markup.inline(history.removed_in)}</span>")
