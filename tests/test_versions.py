@@ -141,3 +141,15 @@ def test_versions_output_is_deterministic() -> None:
     second = generate(releases, groups=["resource"])
     assert first.pages == second.pages
     assert list(first.pages) == list(second.pages)
+
+
+def test_removed_in_only_on_last_page_that_has_the_field() -> None:
+    # AllocationResult.availableOnNodes: v1alpha2 in 1.29 and 1.30, not in v1alpha3 (1.31)
+    site = generate([Release("1.29"), Release("1.30"), Release("1.31"), Release("1.32")],
+                    groups=["resource"])
+    assert "removed in" not in row(site.pages["1.29/resource/v1alpha2/allocationResult.md"],
+                                   "availableOnNodes")
+    assert "removed in 1.31" in row(site.pages["1.30/resource/v1alpha2/allocationResult.md"],
+                                    "availableOnNodes")
+    assert "removed in 1.32" in row(site.pages["1.31/resource/v1alpha3/allocationResult.md"],
+                                    "controller")

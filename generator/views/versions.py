@@ -151,6 +151,7 @@ def field_histories(model: Model, api: ApiSpec, site: Releases) -> dict[str, Fie
                            model.kind)
             _, fields = diff_models(before, model, where)
             changes = {f.field: f.changes for f in fields if f.status == "changed"}
+    later = site.order[site.order.index(api.version) + 1 :]
     out = {}
     for f in model.fields:
         since = timeline.field_since(key, f.name)
@@ -160,11 +161,22 @@ def field_histories(model: Model, api: ApiSpec, site: Releases) -> dict[str, Fie
         out[f.name] = FieldHistory(
             since=since_release,
             since_api_version=since_av if since_av != model.api_version else "",
-            removed_in=timeline.field_removed_in(key, model.api_version, f.name, api.version) or "",
+            removed_in=_removed_in(site, key, model.api_version, f.name, api.version, later),
             compared_to=compared_to if f.name in changes else "",
             changes=changes.get(f.name, ()),
         )
     return out
+
+
+def _removed_in(site: Releases, key: ModelKey, api_version: str, name: str, version: str,
+                later: list[str]) -> str:
+    """The release that drops the field, shown only on the last page of the site that has it
+    (no later site release has this API version of the model with the field)."""
+    for release in later:
+        present = site.timeline.versions_in(key, release).get(api_version)
+        if present is not None and name in present.fields:
+            return ""
+    return site.timeline.field_removed_in(key, api_version, name, version) or ""
 
 
 class VersionsHook:
