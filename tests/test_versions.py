@@ -153,3 +153,31 @@ def test_removed_in_only_on_last_page_that_has_the_field() -> None:
                                     "availableOnNodes")
     assert "removed in 1.32" in row(site.pages["1.31/resource/v1alpha3/allocationResult.md"],
                                     "controller")
+
+
+def test_plugin_config_change_pairs_and_history(tmp_path: Path) -> None:
+    from mkdocs.config.defaults import MkDocsConfig
+
+    from generator.plugin import K8sApiDocsPlugin
+
+    plugin = K8sApiDocsPlugin()
+    errors, _ = plugin.load_config({
+        "versions": [{"version": "1.31"}, {"version": "1.32"}], "groups": ["resource"],
+        "changes": [{"old": "1.29", "new": "1.32"}], "history": "site",
+        "cache_dir": str(tmp_path / "cache"),
+    })
+    assert not errors
+    config = MkDocsConfig(config_file_path=str(tmp_path / "mkdocs.yml"))
+    config.load_dict({"site_name": "t", "docs_dir": str(tmp_path / "docs")})
+    (tmp_path / "docs").mkdir()
+    plugin.on_config(config)
+    assert plugin.site is not None
+    pages = plugin.site.pages
+    assert {"1.32/changes.md", "1.32/changes-from-1.29.md"} <= set(pages)
+    # history: site → the oldest site release has every field, so 1.31 has no "since" notes
+    assert "since 1." not in pages["1.31/resource/v1alpha3/resourceClaimStatus.md"]
+    assert "since 1.32" in row(pages[PAGE_132_BETA], "devices")
+
+    bad = K8sApiDocsPlugin()
+    errors, _ = bad.load_config({"versions": [{"version": "1.31"}], "history": "sometimes"})
+    assert errors
