@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cache
 
 from generator.model.gvk import api_version_sort_key, kind_of, package_group_version
 from generator.model.types import ApiSpec
@@ -44,12 +45,18 @@ def release_sort_key(version: str) -> tuple[tuple[int, ...], str]:
     return (numbers or (1 << 30,), version)
 
 
+@cache
+def identity(name: str) -> tuple[ModelKey, str]:
+    """(model identity, API version) of a definition name; cached (names repeat every release)."""
+    group, api_version = package_group_version(name)
+    return ModelKey(group, kind_of(name)), api_version
+
+
 def index_fields(names: Mapping[str, Iterable[str]]) -> ReleaseIndex:
     """Index of one release from definition name → field names."""
     index: ReleaseIndex = {}
     for name in sorted(names):
-        group, api_version = package_group_version(name)
-        key = ModelKey(group, kind_of(name))
+        key, api_version = identity(name)
         index.setdefault(key, {}).setdefault(api_version, Presence(name, frozenset(names[name])))
     return index
 
