@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.views.gates import FeatureGate, feature_gates
@@ -31,6 +32,8 @@ class PropertyRow:
     code_notes: tuple[tuple[str, tuple[str, ...]], ...]
     """Notes with code values: (label, values) → ``label: `a`, `b```."""
     gates: tuple[FeatureGate, ...]
+    history: Any = None
+    """``views.versions.FieldHistory`` (since / changed / removed in) when the versions hook ran."""
 
 
 def field_anchor(name: str) -> str:

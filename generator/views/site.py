@@ -57,6 +57,30 @@ def relative(from_page: str, to_page: str) -> str:
     return "/".join([".."] * (len(src) - common) + dst[common:])
 
 
+def published_url(page: str) -> str:
+    """Directory URL a page path is published at, relative to the site root:
+    ``1.31/resource/v1alpha3/x.md`` → ``1.31/resource/v1alpha3/x/``; ``1.31/index.md`` → ``1.31/``."""
+    stem = page[:-3] if page.endswith(".md") else page
+    if stem == "index":
+        return ""
+    if stem.endswith("/index"):
+        stem = stem[: -len("/index")]
+    return stem + "/"
+
+
+def release_url(from_page: str, to_page: str) -> str:
+    """Relative URL from one published page to a page of ANOTHER release.
+
+    Links between releases cannot be ``.md`` links: with one MkDocs site per release
+    (``SITE/1.31/``, ``SITE/1.32/``) the target is not a file of the linking site. Both pages are
+    placed at their published directory URLs (``/<version>/<group>/<apiVersion>/<kind>/``), so
+    the same relative URL works in the combined site and in per-release sites side by side.
+    Links within one release stay ``.md`` links (``relative``), which MkDocs validates.
+    """
+    url = relative(published_url(from_page) + "_", published_url(to_page) + "_")[:-1]
+    return url or "./"
+
+
 @dataclass
 class SitePlan:
     """Page paths of one release, relative to the docs root (``1.31/resource/…/x.md``)."""
