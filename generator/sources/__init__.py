@@ -75,9 +75,24 @@ def load_document(document: Any, origin: str, sha256: str = "") -> RawDocument:
             return load_openapi_v3_document(document, origin, sha256)
         if "$defs" in document:
             return load_jsonschema_document(document, origin, sha256)
-    shape = type(document).__name__ if not isinstance(document, dict) else "object"
+    if isinstance(document, dict):
+        problem = "top level object has no 'swagger', 'openapi' or '$defs' key"
+    else:
+        problem = f"top level is {_json_kind(document)}, not an object"
     raise SpecError(
-        f"not an OpenAPI document: top level is {'an' if shape[0] in 'aeiou' else 'a'} {shape} "
-        "without 'swagger: 2.0', 'openapi: 3.x' or '$defs'",
+        f"not an OpenAPI document: {problem} (expected 'swagger: \"2.0\"', 'openapi: 3.x' or '$defs')",
         Location(origin, ""),
     )
+
+
+def _json_kind(value: Any) -> str:
+    """``a JSON array`` and the like, for messages."""
+    if isinstance(value, list):
+        return "a JSON array"
+    if isinstance(value, str):
+        return "a JSON string"
+    if isinstance(value, bool):
+        return "a JSON boolean"
+    if isinstance(value, (int, float)):
+        return "a JSON number"
+    return "JSON null" if value is None else f"a {type(value).__name__}"
