@@ -181,3 +181,37 @@ def test_dark_light_toggle(tab: Tab) -> None:
     page.wait_for_function(f"{scheme} === 'default'")
     assert page.evaluate("getComputedStyle(document.body).backgroundColor") != background
     assert tab.errors == []
+
+
+def test_hostile_spec_runs_no_script_in_the_browser(browser: Any, hostile_site: Path) -> None:
+    """Pages and search results of the hostile fixture spec open no dialog and run nothing."""
+    handler = functools.partial(_QuietHandler, directory=str(hostile_site))
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    t = Tab(browser, f"http://127.0.0.1:{httpd.server_address[1]}/")
+    dialogs: list[str] = []
+    t.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        widget = next(hostile_site.glob("x/hostile-*/v1/widget/index.html")).parent
+        named = next(hostile_site.glob("x/hostile-*/v1/script-alert-PWNED-script-*/index.html")).parent
+        for page_dir in (named, widget):
+            page = t.open(str(page_dir.relative_to(hostile_site)) + "/")
+            page.mouse.move(400, 400)
+            page.mouse.move(600, 500)  # hover handlers, had any been injected
+        assert "Plain start. <script>alert('PWNED')</script>" in page.inner_text("article")
+        query = page.locator("input.md-search__input")
+        query.click()
+        query.press_sequentially("PWNED")
+        page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=30_000)
+        page.wait_for_timeout(300)
+        assert dialogs == []
+        scripts = "document.querySelectorAll('article script, .md-search-result script').length"
+        assert page.evaluate(scripts) == 0
+        assert t.errors == []
+        # Control: the same listener does see a script that runs.
+        page.set_content("<script>alert('control')</script>")
+        assert dialogs == ["control"]
+    finally:
+        t.context.close()
+        httpd.shutdown()
+        httpd.server_close()
