@@ -6,10 +6,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import jinja2
+
 from generator.errors import Diagnostic, UsageError
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
-from generator.render.env import make_env
+from generator.render.env import make_env, template_error
 from generator.render.pages import SectionHook, render_version
 from generator.sources import SourceOptions, default_source, load_source
 from generator.views.nav import release_nav
@@ -94,7 +96,12 @@ def generate(
         site.apis.append(api)
         site.plans.append(plan)
         site.diagnostics.extend(diagnostics)
-        site.pages.update(render_version(api, plan, env, hooks))
+        try:
+            site.pages.update(render_version(api, plan, env, hooks))
+        except jinja2.TemplateError as exc:
+            if templates is None:
+                raise  # a shipped template is broken: a bug, not bad input
+            raise template_error(exc, templates) from None
         site.nav.append(release_nav(api, plan))
     site.pages = dict(sorted(site.pages.items()))
     return site

@@ -6,13 +6,18 @@ Every fixture in ``tests/fixtures/bad/`` has exactly one defect.
 from __future__ import annotations
 
 import gzip
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import FIXTURES
 
 from generator.cli import main
-from generator.errors import Location
+from generator.errors import Location, SpecError
+from generator.sources import load_source
 from generator.sources.reader import MAX_SPEC_BYTES
 
 BAD = FIXTURES / "bad"
@@ -129,3 +134,47 @@ def test_lenient_dangling_ref_warns_and_renders_unknown_type(
     gear_row = next(line for line in page.splitlines() if "<code>gear</code>" in line)
     assert "| unknown type com.example.widgets.v1.Gear |" in gear_row
     assert "](" not in gear_row  # no link, so nothing to break
+
+
+def test_broken_template_override_is_one_located_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    overrides = tmp_path / "templates" / "pages"
+    overrides.mkdir(parents=True)
+    (overrides / "model.md.j2").write_text("# {{ page.model.kind \n", encoding="utf-8")
+    source = FIXTURES / "hostile" / "hostile.json"
+    assert run_generate(source, tmp_path / "out", "--templates", str(tmp_path / "templates")) == 2
+    assert_one_error_line(capsys, f"{overrides / 'model.md.j2'}:1: template error: unexpected end of "
+                                  "template, expected 'end of print statement'.")
+
+
+def test_hostile_version_label_stays_inside_the_output(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    source = FIXTURES / "bad" / "dangling-ref.json"
+    assert main(["generate", "--version", "../../escaped", "--source", str(source), "--lenient",
+                 "--out", str(out), "-q"]) == 0
+    tops = sorted(p.name for p in out.iterdir())
+    assert len(tops) == 2 and tops[0] == ".k8s-api-docs" and tops[1].startswith("escaped-")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_nul_in_a_source_path_is_a_spec_error() -> None:
+    with pytest.raises(SpecError) as err:
+        load_source("specs/a\x00b.json")
+    assert str(err.value) == "specs/a?b.json: a source path cannot contain a NUL character"
+
+
+def test_mkdocs_build_with_a_bad_source_fails_with_one_line(tmp_path: Path) -> None:
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    source = BAD / "ref-cycle.json"
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump({
+        "site_name": "bad", "docs_dir": "docs",
+        "plugins": [{"k8s-api-docs": {"versions": [{"version": "x", "source": str(source)}]}}]}),
+        encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q"], cwd=tmp_path,
+                            capture_output=True, text=True, check=False,
+                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert (f"k8s-api-docs: {source}#/definitions/com.example.widgets.v1.Right/$ref: $ref cycle: "
+            in result.stderr)

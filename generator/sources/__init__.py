@@ -57,10 +57,16 @@ def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
                      sha256=pin or None, max_bytes=options.max_bytes)
         document, sha = read_document(path, options.max_bytes)
         return load_document(document, url, sha)
+    if "\x00" in spec:
+        raise SpecError("a source path cannot contain a NUL character", Location(spec))
     path = Path(spec)
-    if path.is_dir():
+    try:
+        is_dir, exists = path.is_dir(), path.exists()
+    except OSError as exc:
+        raise SpecError(f"cannot read: {exc.strerror or exc}", Location(spec)) from None
+    if is_dir:
         return load_openapi_v3_dir(path, options.max_bytes)
-    if not path.exists():
+    if not exists:
         raise SpecError("no such file or directory", Location(spec))
     document, sha = read_document(path, options.max_bytes)
     return load_document(document, spec, sha)
