@@ -7,6 +7,7 @@ absence is an error.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -14,7 +15,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
@@ -81,11 +81,10 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small MkDocs site (the repository's theme and Markdown settings) of the hostile spec."""
     root = tmp_path_factory.mktemp("hostile-site")
     shutil.copytree(REPO / "site_src", root / "docs")
-    config = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
-    config.update(docs_dir="docs", nav=["index.md"], plugins=[
-        "search", {"k8s-api-docs": {"versions": [{"version": "x", "source": str(HOSTILE)}],
-                                    "cache_dir": ".cache"}}])
-    (root / "mkdocs.yml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
+              "plugins": ["search", {"k8s-api-docs": {
+                  "versions": [{"version": "x", "source": str(HOSTILE)}], "cache_dir": ".cache"}}]}
+    (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", "site"], cwd=root,
         capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=False)
