@@ -6,6 +6,7 @@ Every fixture in ``tests/fixtures/bad/`` has exactly one defect.
 from __future__ import annotations
 
 import gzip
+import json
 import os
 import subprocess
 import sys
@@ -97,7 +98,7 @@ def test_yaml_aliases_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 def test_deep_nesting_is_refused_with_a_pointer(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    deep = tmp_path / "deep.json"
+    deep = tmp_path / "deep.yaml"
     deep.write_text('{"swagger": "2.0", "x": ' + "[" * 300 + "]" * 300 + "}", encoding="utf-8")
     assert run_generate(deep, tmp_path / "out") == 2
     where = Location(str(deep), "/x" + "/0" * 199)  # long pointers are shortened with "…"
@@ -178,3 +179,21 @@ def test_mkdocs_build_with_a_bad_source_fails_with_one_line(tmp_path: Path) -> N
     assert "Traceback" not in result.stderr
     assert (f"k8s-api-docs: {source}#/definitions/com.example.widgets.v1.Right/$ref: $ref cycle: "
             in result.stderr)
+
+
+def test_json_nested_past_the_parser_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text('{"swagger": "2.0", "x": ' + "[" * 100_000 + "]" * 100_000 + "}", encoding="utf-8")
+    assert run_generate(deep, tmp_path / "out") == 2
+    assert_one_error_line(capsys, f"{deep}: JSON nested too deeply")
+
+
+def test_schema_nested_too_deeply(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deep = tmp_path / "deep-schema.json"
+    schema: dict[str, object] = {"type": "string"}
+    for _ in range(70):
+        schema = {"type": "array", "items": schema}
+    deep.write_text(json.dumps({"swagger": "2.0", "definitions": {"a.v1.Deep": schema}}), encoding="utf-8")
+    assert run_generate(deep, tmp_path / "out") == 2
+    where = Location(str(deep), "/definitions/a.v1.Deep" + "/items" * 65)
+    assert_one_error_line(capsys, f"{where}: schema nested deeper than 64 levels")

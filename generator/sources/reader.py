@@ -17,7 +17,8 @@ from generator.errors import Location, SpecError, pointer
 MAX_SPEC_BYTES = 64 * 1024 * 1024
 """Upstream specs are ~4 MB; anything this large is refused rather than parsed."""
 MAX_DATA_DEPTH = 200
-"""Deeper JSON/YAML nesting than this is refused (real specs nest < 30 levels)."""
+"""Deeper YAML nesting than this is refused (real specs nest < 30 levels; JSON is bounded by the
+parser and schemas by ``canonical.MAX_DEPTH``)."""
 
 
 def read_bytes(path: Path, max_bytes: int = MAX_SPEC_BYTES) -> bytes:
@@ -64,7 +65,7 @@ for _tag in ("tag:yaml.org,2002:binary", "tag:yaml.org,2002:set", "tag:yaml.org,
 
 
 def _json_data(value: Any, origin: str) -> Any:
-    """Check that a parsed document is plain JSON data; scalar YAML keys become strings.
+    """Check that a parsed YAML document is plain JSON data; scalar keys become strings.
 
     Iterative (no recursion limit to hit) and bounded in depth; raises naming the JSON pointer.
     """
@@ -133,7 +134,7 @@ def parse_document(data: bytes, origin: str) -> Any:
         raise SpecError("JSON nested too deeply", Location(origin)) from None
     except ValueError as exc:  # e.g. an integer with more digits than int() accepts
         raise SpecError(f"invalid JSON: {exc}", Location(origin)) from None
-    return _json_data(document, origin)
+    return document  # already plain JSON data, nested no deeper than json could parse
 
 
 def read_document(path: Path, max_bytes: int = MAX_SPEC_BYTES) -> tuple[Any, str]:
