@@ -6,10 +6,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import jinja2
+
 from generator.errors import Diagnostic, UsageError
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
-from generator.render.env import make_env
+from generator.render.env import make_env, template_error
 from generator.render.pages import SectionHook, render_changes, render_version
 from generator.sources import SourceOptions, default_source, load_source
 from generator.views.changes import ChangesPage, changes_page, changes_path
@@ -166,9 +168,14 @@ def generate(
         site.plans.append(plan)
         changes = (change_pages(version, published, versions.change_pairs, options, lenient, groups)
                    if published else [])
-        site.pages.update(render_version(api, plan, env, hooks, index_hook=_home_links(plan, changes)))
-        for page in changes:
-            site.pages[page.path] = render_changes(page, env)
+        try:
+            site.pages.update(render_version(api, plan, env, hooks, index_hook=_home_links(plan, changes)))
+            for page in changes:
+                site.pages[page.path] = render_changes(page, env)
+        except jinja2.TemplateError as exc:
+            if templates is None:
+                raise  # a shipped template is broken: a bug, not bad input
+            raise template_error(exc, templates) from None
         site.nav.append(release_nav(api, plan, [(p.title, p.path) for p in changes]))
     site.pages = dict(sorted(site.pages.items()))
     return site

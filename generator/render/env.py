@@ -9,7 +9,7 @@ from typing import Any
 import jinja2
 
 from generator import markup
-from generator.errors import UsageError
+from generator.errors import Location, UsageError
 from generator.model.gvk import stability
 from generator.model.types import TypeRef
 from generator.views.properties import PropertyRow, primitive_label
@@ -136,3 +136,11 @@ def make_env(override_dir: Path | None = None) -> jinja2.Environment:
     )
     env.filters.update(FILTERS)
     return env
+
+
+def template_error(exc: jinja2.TemplateError, override_dir: Path) -> UsageError:
+    """A template override that does not compile or render, as one located line."""
+    name = getattr(exc, "filename", None) or getattr(exc, "name", None) or str(override_dir)
+    line = getattr(exc, "lineno", None)
+    where = f"{name}:{line}" if line else str(name)
+    return UsageError(f"template error: {exc.message or type(exc).__name__}", Location(where))
