@@ -118,12 +118,3 @@ def anchor_id(text: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
     return slug[:80] or "x"
 
-
-def fence(text: str, lang: str = "") -> str:
-    """A fenced code block showing ``text`` verbatim; no backtick run inside can close it.
-
-    ``lang`` is ours (``jsonnet``, ``yaml``), never spec text."""
-    body = re.sub(r"\r\n?", "\n", str(text)).replace("\x00", "\ufffd").strip("\n")
-    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
-    ticks = "`" * max(3, longest + 1)
-    return f"{ticks}{lang}\n{body}\n{ticks}"
