@@ -12,12 +12,17 @@ API (plain, frozen data; no Markdown here)::
     for fn in index.functions():             # BuilderFunction, page order (depth first)
         fn.kind                              # "new" | "with" | "mixin"
         fn.dotted, fn.signature              # "allocation.withController", "withController(controller)"
+        fn.call, fn.arg                      # "allocation.withController(controller)", "controller"
+        fn.anchor                            # "fn-allocationwithcontroller" (k8s-libsonnet's id)
         fn.target                            # JSON path it sets: ("allocation", "controller")
         fn.field, fn.owner                   # the Field set and the definition name owning it
     index.function("allocation.withController")  # lookup by dotted name
     index.for_target(("allocation", "controller"))  # every function setting that JSON path
     index.root.members                       # BuilderFunction | BuilderObject, index order
     index.entries()                          # (depth, entry) in page order, objects included
+
+``builder_index`` shares one ``BuilderPlanner`` per ``ApiSpec`` (the last few are kept): levels
+and subtrees common to many models (ObjectMeta, PodSpec…) are worked out once.
 
 Semantics (for code that generates Jsonnet from the index): ``withX(x)`` sets ``target`` to ``x``
 (merging the enclosing objects, ``+:``), ``withXMixin(x)`` appends to / merges into the existing
@@ -37,6 +42,9 @@ Rules (k8s-libsonnet's, see README "Builder functions"):
   and no ``withKind``.
 - Index order per level: names starting with ``new``, then functions, then objects; byte order.
 - Anchors: GitHub-style slug of ``"fn " + path + name`` / ``"obj " + path``, repeats get ``-1``…
+- A field name starting upper case gets k8s-libsonnet's lower-cased key (``Port`` → ``withPort``,
+  argument ``port``); ``fn.target`` keeps the real name. Two fields with the same key: the first
+  in byte order wins (k8s-libsonnet keeps an arbitrary one).
 """
 
 from __future__ import annotations
@@ -317,11 +325,6 @@ def library_path(name: str) -> str | None:
         return None
     group, version, kind = match.groups()
     return f"{group}.{version}.{camel_lower(kind)}"
-
-
-def is_covered(model: Model) -> bool:
-    """Whether k8s-libsonnet has a section for this definition."""
-    return library_path(model.name) is not None and not model.is_list
 
 
 def builder_gvk(model: Model) -> GroupVersionKind | None:
