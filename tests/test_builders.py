@@ -249,6 +249,8 @@ def test_section_links_fields_and_types(api_131):
     assert reserved.type is not None and reserved.type.href == "resourceClaimConsumerReference.md"
     results = by_path["allocation.devices.results"]
     assert results.field_href == "deviceAllocationResult.md#field-results" and not results.direct
+    assert results.field_url == "../deviceAllocationResult/#field-results"
+    assert results.type_url == "../deviceRequestAllocationResult/"
     assert by_path["allocation"].kind == "obj"
     assert section.lines[-1].depth == 2 and section.lines[3].opens
 
@@ -258,7 +260,10 @@ def test_page_markdown_has_index_and_entries(default_pages):
     assert "\n\n## Builder functions\n\n" in page
     assert '<a href="#fn-allocationdeviceswithresults"><code>fn withResults(results)</code></a>' in page
     assert 'id="fn-allocationdeviceswithresults"' in page
-    assert "[<code>allocation.devices.results</code>](deviceAllocationResult.md#field-results)" in page
+    # nested entries are raw HTML with published URLs; the page's own fields use Markdown links
+    assert ('<a href="../deviceAllocationResult/#field-results"><code>allocation.devices.results</code></a>'
+            in page)
+    assert "Sets [<code>reservedFor</code>](#field-reservedfor)." in page
     assert "at most 32 such reservations" in page.split("## Builder functions")[1]
     assert "## Builder functions" not in default_pages.pages["1.31/core/v1/podList.md"]
 

@@ -23,7 +23,7 @@ from generator.views.builders import (
 )
 from generator.views.pages import ModelPage, first_sentence
 from generator.views.properties import TypeLabel, field_anchor, type_label
-from generator.views.site import SitePlan
+from generator.views.site import SitePlan, release_url
 
 SECTION = "builders"
 LIBRARY_URL = "https://github.com/jsonnet-libs/k8s-libsonnet"
@@ -57,9 +57,13 @@ class BuilderEntryView:
     field_href: str | None = None
     """Link to the property-table row of the field (on this or the owning model's page)."""
     direct: bool = False
-    """A field of the page's own model: the entry shows its whole description; entries of
-    nested fields show its first sentence (the whole text is one link away)."""
+    """``new`` or a field of the page's own model: the entry shows its whole description; entries
+    of nested fields show its first sentence (the whole text is one link away)."""
     summary: str = ""
+    type_url: str | None = None
+    field_url: str | None = None
+    """Nested entries only: the same two links as published URLs (``../x/#field-y``), for raw
+    HTML; MkDocs rewrites only Markdown links (see ``site.release_url``)."""
 
     @property
     def mixin(self) -> BuilderFunction | None:
@@ -107,6 +111,18 @@ class _Links:
             label = self.memo[t] = type_label(t, self.api, self.plan, self.page.path)
         return label  # type: ignore[return-value]
 
+    def urls(self, t: TypeRef, owner: str, f: Field) -> tuple[str | None, str | None]:
+        """Published URLs of the type's page and of the field's property row."""
+        key = ("urls", t, owner, f.name)
+        found = self.memo.get(key)
+        if found is None:
+            target = self.plan.page_of(t.referenced()) if self.type(t).href else None
+            home = self.plan.page_of(owner)
+            found = self.memo[key] = (
+                release_url(self.page.path, target) if target else None,
+                f"{release_url(self.page.path, home)}#{field_anchor(f.name)}" if home else None)
+        return found  # type: ignore[return-value]
+
     def field(self, owner: str, f: Field) -> str | None:
         if owner == self.page.model.name:
             return "#" + field_anchor(f.name)
@@ -147,7 +163,7 @@ class _Collector:
             elif entry.field is None:
                 self.flush(current)
                 current = []
-                self.entries.append(BuilderEntryView("new", (entry,)))
+                self.entries.append(BuilderEntryView("new", (entry,), direct=True))
             else:
                 self.flush(current)
                 current = [entry]
@@ -160,18 +176,24 @@ class _Collector:
         first = current[0]
         f = first.field
         assert f is not None
+        direct = not first.path
+        type_url, field_url = (None, None) if direct else self.links.urls(f.type, first.owner, f)
         self.entries.append(BuilderEntryView(
             "field", tuple(current), field=f, json_path=".".join(first.target),
             type=self.links.type(f.type), field_href=self.links.field(first.owner, f),
-            direct=not first.path, summary=_summary(f.description)))
+            direct=direct, summary=_summary(f.description), type_url=type_url, field_url=field_url))
 
     def obj(self, obj: BuilderObject, depth: int) -> None:
         assert obj.field is not None
         self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members)))
+        direct = depth == 0
+        type_url, field_url = (None, None) if direct else self.links.urls(obj.field.type, obj.owner,
+                                                                           obj.field)
         self.entries.append(BuilderEntryView(
             "obj", obj=obj, field=obj.field, json_path=".".join(obj.target),
             type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field),
-            direct=depth == 0, summary=_summary(obj.field.description)))
+            direct=direct, summary=_summary(obj.field.description), type_url=type_url,
+            field_url=field_url))
         key = ("obj", id(obj))
         cached = self.links.memo.get(key)
         if cached is None or cached[0] is not obj:  # type: ignore[index]
