@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from generator import __version__
-from generator.errors import GeneratorError, one_line
+from generator.errors import GeneratorError, UsageError, one_line
 from generator.pipeline import generate, load_api, pair_releases
 from generator.sources import DEFAULT_CACHE, SourceOptions
 
@@ -65,7 +65,42 @@ def build_parser() -> argparse.ArgumentParser:
                          description="Print the normalized model of one release as JSON "
                                      "(schema: README 'Export format').")
     add_source_options(exp)
+    add_build_site_parser(sub)
     return parser
+
+
+def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from generator.sitebuild.presets import PRESETS
+    from generator.sitebuild.runner import default_jobs
+
+    site = sub.add_parser(
+        "build-site", help="build every release as its own MkDocs site, side by side",
+        description="Generate and build each release as its own MkDocs site (SITE/1.31/, "
+                    "SITE/1.32/, ...), in parallel, plus SITE/versions.json (Material's version "
+                    "selector) and a landing page. A release whose inputs did not change is not "
+                    "rebuilt. Per-release configs INHERIT the MkDocs config given by --config.")
+    site.add_argument("--version", dest="versions", action="append", default=[], metavar="VERSION",
+                      help="release to publish (repeatable); default: the --preset's releases")
+    site.add_argument("--source", dest="sources", action="append", default=[], metavar="SPEC",
+                      help=SOURCE_HELP)
+    site.add_argument("--preset", choices=PRESETS, default=None,
+                      help="default: 1.31 and 1.32; all: every release kubernetes-validate ships")
+    site.add_argument("--out", type=Path, required=True, metavar="SITE",
+                      help="output directory (created; only releases that changed are replaced)")
+    site.add_argument("--config", type=Path, default=Path("mkdocs.yml"), metavar="FILE",
+                      help="MkDocs config every release inherits (default: mkdocs.yml)")
+    site.add_argument("--jobs", "-j", type=int, default=default_jobs(), metavar="N",
+                      help=f"builds at a time (default: one per core, here {default_jobs()})")
+    site.add_argument("--group", dest="groups", action="append", default=[], metavar="GROUP",
+                      help="publish only these API groups (repeatable; for previews and tests)")
+    site.add_argument("--force", action="store_true", help="rebuild every release")
+    site.add_argument("--offline", action="store_true",
+                      help="never download; URL sources must already be in the cache")
+    site.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
+                      help=f"downloads, generated Markdown and the build manifest "
+                           f"(default: {DEFAULT_CACHE})")
+    site.add_argument("-q", "--quiet", action="store_true",
+                      help="no progress bar and no summary line")
 
 
 def _options(args: argparse.Namespace) -> SourceOptions:
@@ -97,7 +132,26 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"generate": cmd_generate, "export": cmd_export}
+def cmd_build_site(args: argparse.Namespace) -> int:
+    from generator.sitebuild import BuildSiteOptions, build_site
+    from generator.sitebuild.presets import preset_versions
+
+    if args.versions and args.preset:
+        raise UsageError("give either --preset or --version, not both")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    versions = args.versions or preset_versions(args.preset or "default")
+    releases = pair_releases(versions, args.sources)
+    summary = build_site(BuildSiteOptions(
+        releases=releases, out=args.out, config_file=args.config, cache_dir=args.cache_dir,
+        offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
+        progress=not args.quiet and sys.stderr.isatty()))
+    if not args.quiet:
+        print(summary.line())
+    return EXIT_OK
+
+
+COMMANDS = {"generate": cmd_generate, "export": cmd_export, "build-site": cmd_build_site}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

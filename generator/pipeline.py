@@ -79,8 +79,16 @@ def generate(
     hooks: Sequence[SectionHook] | None = None,
     progress: Callable[[str], None] | None = None,
     groups: Sequence[str] | None = None,
+    at_root: bool = False,
 ) -> GeneratedSite:
-    """Load, plan and render every release."""
+    """Load, plan and render every release.
+
+    ``at_root``: the (single) release is a site of its own, its pages at the docs root
+    (``build-site``); otherwise each release is a folder (``1.31/…``) of one combined site.
+    """
+    releases = list(releases)
+    if at_root and len(releases) != 1:
+        raise UsageError("a release at the docs root needs exactly one release")
     env = make_env(templates)
     site = GeneratedSite()
     hooks = default_hooks() if hooks is None else list(hooks)
@@ -90,7 +98,7 @@ def generate(
         api, diagnostics = load_api(release, options, lenient=lenient)
         if groups:
             api = select_groups(api, groups)
-        plan = plan_site(api)
+        plan = plan_site(api, "" if at_root else None)
         site.apis.append(api)
         site.plans.append(plan)
         site.diagnostics.extend(diagnostics)

@@ -48,25 +48,50 @@ def relative(from_page: str, to_page: str) -> str:
     return posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
 
 
+def published_url(page: str) -> str:
+    """The directory URL MkDocs publishes a page at (``a/b.md`` → ``a/b/``, ``a/index.md`` → ``a/``)."""
+    stem = page[: -len(".md")] if page.endswith(".md") else page
+    if stem == "index" or stem.endswith("/index"):
+        stem = stem[: -len("index")]
+    else:
+        stem += "/"
+    return "" if stem == "/" else stem
+
+
 @dataclass
 class SitePlan:
-    """Page paths of one release, relative to the docs root (``1.31/resource/…/x.md``)."""
+    """Page paths of one release, relative to the docs root.
+
+    ``root`` is the release's directory inside the docs: ``1.31`` in the combined site
+    (``1.31/resource/…/x.md``) or ``""`` when the release is a site of its own
+    (``resource/…/x.md``, published under ``SITE/1.31/``). Either way a page is published at the
+    same site URL (``site_url``), so links between releases can be written once.
+    """
 
     version: str
     root: str
     model_pages: dict[str, str] = field(default_factory=dict)
     """Definition name → page path."""
 
+    def _in_root(self, rest: str) -> str:
+        return f"{self.root}/{rest}" if self.root else rest
+
     @property
     def home(self) -> str:
-        return f"{self.root}/index.md"
+        return self._in_root("index.md")
 
     @property
     def changes(self) -> str:
-        return f"{self.root}/changes.md"
+        return self._in_root("changes.md")
+
+    def site_url(self, page: str) -> str:
+        """URL of ``page`` relative to the published site root (``1.31/resource/…/x/``), the same
+        in the combined site and in the per-release sites of ``build-site``."""
+        inside = page[len(self.root) + 1 :] if self.root else page
+        return f"{version_dir(self.version)}/{published_url(inside)}"
 
     def group_dir(self, group: str) -> str:
-        return f"{self.root}/{safe_segment(group)}"
+        return self._in_root(safe_segment(group))
 
     def group_index(self, group: str) -> str:
         return f"{self.group_dir(group)}/index.md"
@@ -85,9 +110,12 @@ class SitePlan:
         return relative(from_page, target) if target else None
 
 
-def plan_site(api: ApiSpec) -> SitePlan:
-    """Assign every model a page path; stable across runs (decided in definition-name order)."""
-    plan = SitePlan(api.version, version_dir(api.version))
+def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
+    """Assign every model a page path; stable across runs (decided in definition-name order).
+
+    ``root`` defaults to the release directory (``1.31``); ``""`` puts the release at the docs root.
+    """
+    plan = SitePlan(api.version, version_dir(api.version) if root is None else root)
     taken: set[str] = set()
     for name in sorted(api.models):
         plan.model_pages[name] = _claim(plan, api.models[name], taken)
@@ -106,3 +134,16 @@ def _claim(plan: SitePlan, model: Model, taken: set[str]) -> str:
         path = f"{directory}/{stem}-{_digest(model.name)}.md"
     taken.add(path.lower())
     return path
+
+
+def cross_release_link(from_plan: SitePlan, from_page: str, to_plan: SitePlan, to_page: str) -> str:
+    """Relative URL from a page of one release to a page of another (``../../1.32/apps/v1/x/``).
+
+    A URL, not a ``.md`` link: in the per-release sites of ``build-site`` the other release is a
+    separate MkDocs build, so MkDocs cannot resolve it (it leaves such links as they are); the
+    published URLs are the same in both layouts, so the link works in both.
+    """
+    source = from_plan.site_url(from_page).rstrip("/")
+    target = to_plan.site_url(to_page)
+    rel = posixpath.relpath(target.rstrip("/") or ".", posixpath.dirname(source + "/x") or ".")
+    return "./" if rel == "." else rel + "/"

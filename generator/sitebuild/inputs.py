@@ -1,0 +1,122 @@
+"""What a release site is built from, as one digest, and the manifest of the last builds.
+
+A release is rebuilt when its key changes. The key covers: the sha256 of its source, the
+generator (version and code), the templates, the MkDocs config it inherits, the hand-written
+pages, the MkDocs and Material versions, the list of releases in the site (pages link across
+releases) and the group filter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import generator
+from generator.errors import UsageError
+from generator.writer import write_file
+
+MANIFEST_FORMAT = 1
+
+
+def tree_digest(roots: Iterable[Path]) -> str:
+    """sha256 over the relative paths and bytes of every file below ``roots`` (in order)."""
+    digest = hashlib.sha256()
+    for root in roots:
+        digest.update(f"root\0{root.name}\n".encode())
+        files = sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts) \
+            if root.is_dir() else [root] if root.is_file() else []
+        for path in files:
+            rel = path.relative_to(root).as_posix() if root.is_dir() else path.name
+            digest.update(f"{rel}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\n".encode())
+    return digest.hexdigest()
+
+
+def _dist_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+@dataclass(frozen=True)
+class SiteInputs:
+    """Inputs every release of the site shares."""
+
+    config_file: Path
+    docs_dir: Path
+    template_dirs: tuple[Path, ...]
+    releases: tuple[tuple[str, str], ...]
+    """(version, source spec) of every release in the site."""
+    groups: tuple[str, ...] = ()
+
+    def digest(self) -> str:
+        parts = {
+            "generator": generator.__version__,
+            "generator_code": tree_digest([Path(generator.__file__).parent]),
+            "templates": tree_digest(self.template_dirs),
+            "config": tree_digest([self.config_file]),
+            "docs": tree_digest([self.docs_dir]),
+            "mkdocs": _dist_version("mkdocs"),
+            "material": _dist_version("mkdocs-material"),
+            "releases": [list(r) for r in self.releases],
+            "groups": list(self.groups),
+        }
+        return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def release_key(site_digest: str, version: str, source_sha256: str) -> str:
+    return hashlib.sha256(f"{site_digest}\0{version}\0{source_sha256}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    key: str
+    pages: int
+    page_set: str
+    """Digest of the release's page URLs: when it changes, pages of other releases that link
+    across releases may point at pages that no longer exist, so those are rebuilt too."""
+
+
+class Manifest:
+    """``{site directory: {version: entry}}`` in a JSON file of the cache directory."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.sites: dict[str, dict[str, ManifestEntry]] = {}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
+            return
+        for site, releases in data.get("sites", {}).items():
+            try:
+                self.sites[site] = {v: ManifestEntry(**e) for v, e in releases.items()}
+            except TypeError:
+                continue
+
+    def entries(self, site_dir: Path) -> dict[str, ManifestEntry]:
+        return self.sites.setdefault(str(site_dir.resolve()), {})
+
+    def save(self) -> None:
+        data = {"format": MANIFEST_FORMAT,
+                "sites": {site: {v: vars(e) for v, e in sorted(rel.items())}
+                          for site, rel in sorted(self.sites.items())}}
+        write_file(self.path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def page_set_digest(urls: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(sorted(urls)).encode()).hexdigest()
+
+
+def check_unique(versions: Sequence[str]) -> None:
+    if len(set(versions)) != len(versions):
+        raise UsageError("a release is given twice")
+
+
+def sources_by_version(releases: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(releases.items()))
