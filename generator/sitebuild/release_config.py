@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from mkdocs.exceptions import ConfigurationError
 from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 
 from generator.errors import UsageError
@@ -30,7 +31,7 @@ class ParentConfig:
                 data = yaml_load(fh, get_yaml_loader())
         except OSError as exc:
             raise UsageError(f"cannot read MkDocs config {path}: {exc.strerror or exc}") from None
-        except Exception as exc:  # noqa: BLE001 - mkdocs raises several YAML/config error types
+        except (yaml.YAMLError, ConfigurationError) as exc:
             raise UsageError(f"invalid MkDocs config {path}: {exc}") from None
         return cls(path.resolve(), data if isinstance(data, dict) else {})
 
