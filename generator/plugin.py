@@ -27,13 +27,15 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from generator.errors import GeneratorError
-from generator.pipeline import GeneratedSite, Release, generate
+from generator.pipeline import GeneratedSite, GenerationMemo, Release, generate
 from generator.sources import SourceOptions
 from generator.views.site import version_dir
 from generator.writer import sync_tree
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
 RELEASES_MARKER = "<!-- k8s-api-docs:releases -->"
+_MEMO: GenerationMemo = {}
+"""Generated releases kept between the rebuilds of ``mkdocs serve`` (one process, many builds)."""
 ONLY_ENV, GROUPS_ENV = "K8S_API_DOCS_ONLY", "K8S_API_DOCS_GROUPS"
 DOCS_HOME_IN_RELEASE_LAYOUT = "about.md"
 
@@ -103,7 +105,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             self.site = generate(releases, SourceOptions(cache_dir=cache,
                                                          offline=self.config.offline),
                                  templates=templates, lenient=self.config.lenient,
-                                 groups=groups or None, at_root=self._release_layout)
+                                 groups=groups or None, at_root=self._release_layout,
+                                 memo=_MEMO)
         except GeneratorError as exc:
             raise PluginError(f"k8s-api-docs: {exc}") from None
         for diagnostic in self.site.diagnostics:

@@ -10,29 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 import generator
-from generator.errors import UsageError
+from generator.digests import tree_digest
 from generator.writer import write_file
 
 MANIFEST_FORMAT = 1
-
-
-def tree_digest(roots: Iterable[Path]) -> str:
-    """sha256 over the relative paths and bytes of every file below ``roots`` (in order)."""
-    digest = hashlib.sha256()
-    for root in roots:
-        digest.update(f"root\0{root.name}\n".encode())
-        files = sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts) \
-            if root.is_dir() else [root] if root.is_file() else []
-        for path in files:
-            rel = path.relative_to(root).as_posix() if root.is_dir() else path.name
-            digest.update(f"{rel}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\n".encode())
-    return digest.hexdigest()
 
 
 def _dist_version(name: str) -> str:
@@ -111,12 +98,3 @@ class Manifest:
 
 def page_set_digest(urls: Sequence[str]) -> str:
     return hashlib.sha256("\n".join(sorted(urls)).encode()).hexdigest()
-
-
-def check_unique(versions: Sequence[str]) -> None:
-    if len(set(versions)) != len(versions):
-        raise UsageError("a release is given twice")
-
-
-def sources_by_version(releases: Mapping[str, str]) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted(releases.items()))
