@@ -1,0 +1,64 @@
+"""Serve-time helpers: the release/group filter from the environment and the generation memo
+that lets ``mkdocs serve`` rebuilds re-render only releases whose inputs changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+from generator import pipeline
+from generator.pipeline import GenerationMemo, Release, generate
+from generator.plugin import K8sApiDocsPlugin
+from generator.render.env import shipped_templates
+
+
+def configured_plugin(**options: object) -> K8sApiDocsPlugin:
+    plugin = K8sApiDocsPlugin()
+    errors, _ = plugin.load_config({"versions": [{"version": "1.31"}, {"version": "1.32"}], **options})
+    assert errors == []
+    return plugin
+
+
+def test_env_filter_picks_one_release(monkeypatch: pytest.MonkeyPatch) -> None:
+    plugin = configured_plugin()
+    assert [r.version for r in plugin._selected_releases()] == ["1.31", "1.32"]
+    monkeypatch.setenv("K8S_API_DOCS_ONLY", "1.32")
+    assert [r.version for r in plugin._selected_releases()] == ["1.32"]
+    monkeypatch.setenv("K8S_API_DOCS_ONLY", "1.99")
+    with pytest.raises(PluginError, match=r"1\.99"):
+        plugin._selected_releases()
+
+
+def test_release_layout_needs_exactly_one_release() -> None:
+    with pytest.raises(PluginError, match="exactly one"):
+        configured_plugin(layout="release")._selected_releases()
+    assert [r.version for r in configured_plugin(layout="release", only=["1.31"])._selected_releases()] \
+        == ["1.31"]
+
+
+def test_memo_rerenders_only_changed_releases(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    memo: GenerationMemo = {}
+    releases = [Release("1.31"), Release("1.32")]
+    first = generate(releases, groups=["node"], memo=memo)
+    calls: list[str] = []
+    real = pipeline.generate_release
+
+    def counting(release: Release, *args: object, **kwargs: object) -> pipeline.ReleaseOutput:
+        calls.append(release.version)
+        return real(release, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "generate_release", counting)
+    again = generate(releases, groups=["node"], memo=memo)
+    assert calls == [] and again.pages == first.pages
+    templates = tmp_path / "templates" / "pages"
+    templates.mkdir(parents=True)
+    model = (shipped_templates() / "pages" / "model.md.j2").read_text(encoding="utf-8")
+    (templates / "model.md.j2").write_text(model + "\nedited template\n", encoding="utf-8")
+    edited = generate(releases, groups=["node"], memo=memo, templates=tmp_path / "templates")
+    assert calls == ["1.31", "1.32"]
+    assert "edited template" in edited.pages["1.31/node/v1/overhead.md"]
+    calls.clear()
+    generate([Release("1.32")], groups=["node"], memo=memo, templates=tmp_path / "templates")
+    assert calls == [] and len(memo) == 1
