@@ -60,11 +60,12 @@ def default_pages() -> GeneratedSite:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default site built once per session with ``mkdocs build --strict``."""
+    """The default site built once per session with ``mkdocs build --strict`` (not ``-q``: quiet
+    mode drops warnings before strict mode counts them)."""
     out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(REPO / "mkdocs.yml"),
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(REPO / "mkdocs.yml"),
          "-d", str(out)],
         cwd=REPO, capture_output=True, text=True, env=env, check=False,
     )

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from generator.errors import GeneratorError
 from generator.pipeline import Release
 from generator.sitebuild import BuildSiteOptions, BuildSummary, build_site
 from generator.sources.jsonschema_pkg import package_bytes
@@ -174,3 +175,16 @@ def test_published_urls_are_the_same_in_both_layouts() -> None:
                               "resource/v1beta1/resourceClaimStatus.md") \
         == "../../../../1.32/resource/v1beta1/resourceClaimStatus/"
     assert cross_release_link(alone, alone.home, other, other.home) == "../1.32/"
+
+
+def test_failed_release_build_names_release_and_log(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\n[broken](missing.md)\n", encoding="utf-8")
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"INHERIT: {REPO / 'mkdocs.yml'}\ndocs_dir: {docs}\nextra_css: []\n", encoding="utf-8")
+    with pytest.raises(GeneratorError, match=r"mkdocs build failed for 1\.31: .*missing\.md.*build\.log"):
+        build_site(BuildSiteOptions(releases=[Release("1.31")], out=tmp_path / "site", config_file=config,
+                                    cache_dir=tmp_path / "cache", groups=["node"], progress=False))
+    assert not (tmp_path / "site" / "1.31").exists()
+    assert not list((tmp_path / "site").glob(".build-*"))

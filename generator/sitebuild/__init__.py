@@ -113,9 +113,11 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
         failed = [r for r in results if not r.ok]
         for result in failed:
             remove_dir(out / f"{STAGING_PREFIX}{result.version}")
+            write_file(cache_dir / "build-site" / result.version / "build.log", result.output + "\n")
         if failed:
             details = "; ".join(f"{r.version}: {_last_error(r.output)}" for r in failed)
-            raise GeneratorError(f"mkdocs build failed for {details}")
+            raise GeneratorError(f"mkdocs build failed for {details} (full output: "
+                                 f"{cache_dir / 'build-site' / failed[0].version / 'build.log'})")
         for result in results:
             swap_dir(out / f"{STAGING_PREFIX}{result.version}", out / result.version)
             pages = html_pages(out / result.version)

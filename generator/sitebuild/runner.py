@@ -35,13 +35,14 @@ def default_jobs() -> int:
 
 
 def run_build(job: BuildJob) -> BuildResult:
-    """``mkdocs build`` of one release config, output captured."""
+    """``mkdocs build`` of one release config, output captured. Not ``--quiet``: it raises the log
+    level above WARNING, so ``strict`` would no longer see (and fail on) warnings."""
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0"}
     env.pop("K8S_API_DOCS_ONLY", None)  # serve-time filters never apply to published builds
     env.pop("K8S_API_DOCS_GROUPS", None)
     start = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--quiet", "-f", str(job.config_file)],
+        [sys.executable, "-m", "mkdocs", "build", "-f", str(job.config_file)],
         capture_output=True, text=True, env=env, check=False,
     )
     return BuildResult(job.version, proc.returncode == 0, time.perf_counter() - start,
