@@ -40,11 +40,11 @@ class _PageParser(HTMLParser):
 @dataclass(frozen=True)
 class BrokenLink:
     page: str
-    url: str
+    href: str
     reason: str
 
     def __str__(self) -> str:
-        return f"{self.page}: {self.url} ({self.reason})"
+        return f"{self.page}: {self.href} ({self.reason})"
 
 
 def _is_external(url: str) -> bool:
@@ -62,7 +62,7 @@ def _target_file(site: Path, target: str) -> str | None:
     return None
 
 
-def check_site(site: Path) -> list[BrokenLink]:
+def broken_links(site: Path, *, check_fragments: bool = True) -> list[BrokenLink]:
     """Every broken internal link of the site (empty when all resolve)."""
     site = site.resolve()
     pages: dict[str, _PageParser] = {}
@@ -75,6 +75,7 @@ def check_site(site: Path) -> list[BrokenLink]:
         if posixpath.basename(page) == "404.html":
             continue
         for tag, url in parsed.links:
+            url = url.strip()
             if not url or _is_external(url) or url.startswith(("mailto:", "javascript:", "data:")):
                 continue
             parts = urlsplit(url)
@@ -91,7 +92,7 @@ def check_site(site: Path) -> list[BrokenLink]:
                 target = page
             if target is None:
                 broken.append(BrokenLink(page, url, "no such file"))
-            elif tag == "a" and parts.fragment and target in pages \
+            elif check_fragments and tag == "a" and parts.fragment and target in pages \
                     and unquote(parts.fragment) not in pages[target].ids:
                 broken.append(BrokenLink(page, url, f"no id {parts.fragment!r} in {target}"))
     return broken
@@ -101,7 +102,7 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python tests/linkcheck.py SITE", file=sys.stderr)
         return 2
-    broken = check_site(Path(argv[0]))
+    broken = broken_links(Path(argv[0]))
     for link in broken:
         print(link)
     print(f"{len(broken)} broken internal link(s)", file=sys.stderr)

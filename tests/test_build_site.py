@@ -13,6 +13,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import REPO
+from linkcheck import broken_links
 
 from generator.cli import main
 from generator.errors import GeneratorError
@@ -20,8 +22,6 @@ from generator.pipeline import Release
 from generator.sitebuild import BuildSiteOptions, BuildSummary, build_site
 from generator.sources.jsonschema_pkg import package_bytes
 from generator.views.site import SitePlan, cross_release_link, published_url
-from tests.conftest import REPO
-from tests.linkcheck import check_site
 
 pytestmark = pytest.mark.slow
 VERSIONS = ("1.31", "1.30", "1.29")
@@ -89,7 +89,7 @@ def test_three_releases_three_sites_versions_json_and_root_page(scenario: Scenar
 
 
 def test_no_broken_internal_links(scenario: Scenario) -> None:
-    assert check_site(scenario.site) == []
+    assert broken_links(scenario.site) == []
 
 
 def test_release_page_nav_holds_only_that_release(scenario: Scenario) -> None:
@@ -142,7 +142,7 @@ def test_changing_one_source_rebuilds_only_that_release(scenario: Scenario) -> N
     assert summary.built == ["1.31"] and sorted(summary.skipped) == ["1.29", "1.30"]
     page = scenario.site / "1.31" / "node" / "v1" / "overhead" / "index.html"
     assert "as edited by the build-site test" in page.read_text(encoding="utf-8")
-    assert check_site(scenario.site) == []
+    assert broken_links(scenario.site) == []
 
 
 def test_cli_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -158,7 +158,7 @@ def test_link_checker_finds_broken_links(tmp_path: Path) -> None:
         '<a href="./#top">ok</a><a href="../../outside/">o</a>', encoding="utf-8")
     (tmp_path / "b").mkdir()
     (tmp_path / "b" / "index.html").write_text('<a href="../a/#top">a</a>', encoding="utf-8")
-    broken = {(b.page, b.url) for b in check_site(tmp_path)}
+    broken = {(b.page, b.href) for b in broken_links(tmp_path)}
     assert broken == {("a/index.html", "../missing/"), ("a/index.html", "#nope"),
                       ("a/index.html", "../../outside/")}
 
