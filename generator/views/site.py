@@ -9,6 +9,7 @@ be changed, or that collides with another (case-insensitively), gets a short dig
 from __future__ import annotations
 
 import hashlib
+import posixpath
 import re
 from dataclasses import dataclass, field
 
