@@ -34,11 +34,15 @@ class Run:
 
 
 def _children(pid: int) -> list[int]:
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children", encoding="ascii") as fh:
-            return [int(p) for p in fh.read().split()]
-    except OSError:
-        return []
+    """Child processes of every thread of ``pid`` (a thread pool's subprocesses are children of
+    the thread that started them)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(p) for p in (task / "children").read_text(encoding="ascii").split()]
+        except OSError:
+            continue
+    return found
 
 
 def _tree_rss(pid: int) -> int:
