@@ -18,6 +18,7 @@ from generator.sitebuild.inputs import (
     ManifestEntry,
     SiteInputs,
     page_set_digest,
+    release_dependencies,
     release_key,
 )
 from generator.sitebuild.landing import landing_page, versions_json
@@ -83,8 +84,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
                              tuple((r.version, r.spec) for r in options.releases),
                              tuple(options.groups)).digest()
     source_options = SourceOptions(cache_dir=cache_dir, offline=options.offline)
-    keys = {v: release_key(site_digest, v, source_digest(r.spec, source_options))
-            for v, r in releases.items()}
+    digests = {v: source_digest(r.spec, source_options) for v, r in releases.items()}
+    keys = {v: release_key(site_digest, v, digests[v],
+                           [digests[d] for d in release_dependencies(v, list(releases))])
+            for v in releases}
 
     claim_dir(out)
     manifest = Manifest(cache_dir / "build-site" / "manifest.json")

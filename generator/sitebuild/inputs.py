@@ -55,8 +55,19 @@ class SiteInputs:
         return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def release_key(site_digest: str, version: str, source_sha256: str) -> str:
-    return hashlib.sha256(f"{site_digest}\0{version}\0{source_sha256}".encode()).hexdigest()
+def release_dependencies(version: str, site_versions: Sequence[str]) -> list[str]:
+    """Other releases whose *content* the pages of ``version`` show (their source digests go into
+    its key). Today none: pages only link to other releases, and links are covered by the list
+    of releases in the site plus the page-set rule of ``build_site``. A feature that shows another
+    release's content (a changes page diffing against the previous release, field history)
+    must name those releases here."""
+    return []
+
+
+def release_key(site_digest: str, version: str, source_sha256: str,
+                dependency_digests: Sequence[str] = ()) -> str:
+    text = "\0".join([site_digest, version, source_sha256, *dependency_digests])
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 @dataclass(frozen=True)
