@@ -188,11 +188,14 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
 
 
 def _rename_in_nav(nav: list[Any], old: str, new: str) -> list[Any]:
-    """The nav with every reference to page ``old`` pointing at ``new`` (titles kept)."""
+    """The nav with every reference to page ``old`` pointing at ``new``; such an entry loses its
+    title (``Home: index.md`` would name the wrong page), so the page's own title is shown."""
     def rename(item: Any) -> Any:
         if isinstance(item, str):
             return new if item == old else item
         if isinstance(item, dict):
+            if len(item) == 1 and next(iter(item.values())) == old:
+                return new
             return {key: rename(value) for key, value in item.items()}
         if isinstance(item, list):
             return [rename(value) for value in item]
