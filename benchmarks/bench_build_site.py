@@ -56,11 +56,12 @@ def no_pygments_config(tmp: Path) -> Path:
     return path
 
 
-def series(label: str, preset: str, runs: int, tmp: Path, config: Path) -> list[Run]:
+def series(label: str, preset: str, runs: int, tmp: Path, config: Path,
+           keep: Path | None = None) -> list[Run]:
     results = []
     cache = tmp / f"cache-{label}"
     for i in range(runs):
-        out = tmp / f"site-{label}-{i}"
+        out = keep if keep and i == 0 else tmp / f"site-{label}-{i}"
         result = build(preset, out, cache, config)
         results.append(result)
         print(f"run {i + 1} {label:12} {result.wall:7.1f} s wall {result.cpu:7.1f} s CPU "
@@ -70,7 +71,7 @@ def series(label: str, preset: str, runs: int, tmp: Path, config: Path) -> list[
             site_figures(out)
             again = build(preset, out, cache, config)
             print(f"  second build, nothing changed: {again.wall:.2f} s ({again.output.strip()})")
-        if i < runs - 1:
+        if i < runs - 1 and out != keep:
             shutil.rmtree(out, ignore_errors=True)
     print(f"median {label:12} {median([r.wall for r in results]):7.1f} s wall "
           f"{median([r.cpu for r in results]):7.1f} s CPU "
@@ -83,11 +84,12 @@ def main() -> None:
     parser.add_argument("--preset", choices=("default", "all"), default="default")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--pygments", action="store_true", help="also price syntax highlighting")
+    parser.add_argument("--keep", type=Path, help="build the first site here and keep it (must not exist)")
     args = parser.parse_args()
     header(f"build-site --preset {args.preset}, {args.runs} run(s)")
     with tempfile.TemporaryDirectory(prefix="bench-site-") as name:
         tmp = Path(name)
-        with_pyg = series("pygments", args.preset, args.runs, tmp, REPO / "mkdocs.yml")
+        with_pyg = series("pygments", args.preset, args.runs, tmp, REPO / "mkdocs.yml", args.keep)
         if args.pygments:
             without = series("no-pygments", args.preset, args.runs, tmp, no_pygments_config(tmp))
             cpu_with, cpu_without = median([r.cpu for r in with_pyg]), median([r.cpu for r in without])
