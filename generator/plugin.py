@@ -86,10 +86,27 @@ def _env_list(name: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
 
 
+class _DirtyServeNotice(logging.Filter):
+    """``mkdocs serve --dirty`` is the intended editing loop, yet MkDocs logs its dirty-build
+    notice as a WARNING, which aborts every build of a ``strict: true`` config. Log it as INFO."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.WARNING and str(record.msg).startswith("A 'dirty' build"):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+_DIRTY_NOTICE = _DirtyServeNotice()
+
+
 class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def __init__(self) -> None:
         self.site: GeneratedSite | None = None
         self.pages_dir: Path | None = None
+
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        if command == "serve" and dirty:
+            logging.getLogger("mkdocs.commands.build").addFilter(_DIRTY_NOTICE)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:

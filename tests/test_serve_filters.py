@@ -62,3 +62,23 @@ def test_memo_rerenders_only_changed_releases(monkeypatch: pytest.MonkeyPatch, t
     calls.clear()
     generate([Release("1.32")], groups=["node"], memo=memo, templates=tmp_path / "templates")
     assert calls == [] and len(memo) == 1
+
+
+def test_dirty_serve_notice_does_not_trip_strict_mode() -> None:
+    import logging
+
+    from mkdocs.utils import CountHandler
+
+    counter = CountHandler()
+    counter.setLevel(logging.WARNING)
+    mkdocs_logger = logging.getLogger("mkdocs")
+    mkdocs_logger.addHandler(counter)
+    try:
+        K8sApiDocsPlugin().on_startup(command="serve", dirty=True)
+        build_logger = logging.getLogger("mkdocs.commands.build")
+        build_logger.warning("A 'dirty' build is being performed, this will likely lead to ...")
+        assert counter.get_counts() == []
+        build_logger.warning("some other warning")
+        assert counter.get_counts() == [("WARNING", 1)]
+    finally:
+        mkdocs_logger.removeHandler(counter)
