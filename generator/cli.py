@@ -133,7 +133,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_build_site(args: argparse.Namespace) -> int:
-    from generator.sitebuild import BuildSiteOptions, build_site
+    from generator.sitebuild.build import BuildSiteOptions, build_site
     from generator.sitebuild.presets import preset_versions
 
     if args.versions and args.preset:

@@ -19,7 +19,7 @@ from linkcheck import broken_links
 from generator.cli import main
 from generator.errors import GeneratorError
 from generator.pipeline import Release
-from generator.sitebuild import BuildSiteOptions, BuildSummary, build_site
+from generator.sitebuild.build import BuildSiteOptions, BuildSummary, build_site
 from generator.sources.jsonschema_pkg import package_bytes
 from generator.views.site import SitePlan, cross_release_link, published_url
 
