@@ -27,7 +27,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from generator.errors import GeneratorError
-from generator.pipeline import GeneratedSite, GenerationMemo, Release, generate
+from generator.pipeline import GeneratedSite, GenerationMemo, Release, VersionsOptions, generate
 from generator.sources import SourceOptions
 from generator.views.site import version_dir
 from generator.writer import sync_tree
@@ -59,6 +59,11 @@ class ReleaseConfig(base.Config):
     """Source spec; default ``kubernetes-validate:<version>``."""
 
 
+class ChangePairConfig(base.Config):
+    old = _VersionString()
+    new = _VersionString()
+
+
 class PluginConfig(base.Config):
     enabled = c.Type(bool, default=True)
     """Turn page generation off (e.g. to build only hand-written pages)."""
@@ -74,6 +79,12 @@ class PluginConfig(base.Config):
     """Render dangling $refs as unknown types instead of failing."""
     groups = c.ListOfItems(c.Type(str), default=[])
     """Serve-time filter: only these API groups (empty: all). Env override: K8S_API_DOCS_GROUPS."""
+    versions_feature = c.Type(bool, default=True)
+    """Other versions lines, field since/changed/removed notes and change pages."""
+    history = c.Choice(("all", "site"), default="all")
+    """Releases field history considers: every kubernetes-validate release, or only the site's."""
+    changes = c.ListOfItems(c.SubConfig(ChangePairConfig), default=[])
+    """Extra change pages: ``{old: '1.29', new: '1.32'}`` → ``1.32/changes-from-1.29.md``."""
     only = c.ListOfItems(_VersionString(), default=[])
     """Generate only these of ``versions`` (empty: all). Env override: K8S_API_DOCS_ONLY."""
     layout = c.Choice(("combined", "release"), default="combined")
@@ -123,7 +134,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
                                                          offline=self.config.offline),
                                  templates=templates, lenient=self.config.lenient,
                                  groups=groups or None, at_root=self._release_layout,
-                                 memo=_MEMO)
+                                 siblings=self._configured_releases(),
+                                 versions=self._versions_options(), memo=_MEMO)
         except GeneratorError as exc:
             raise PluginError(f"k8s-api-docs: {exc}") from None
         for diagnostic in self.site.diagnostics:
@@ -144,8 +156,23 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def _release_layout(self) -> bool:
         return self.config.layout == "release"
 
+    def _configured_releases(self) -> list[Release]:
+        """Every release of the site; those not generated here (``only``) are siblings: loaded
+        for cross-release links, history and change pages, not rendered."""
+        return [Release(r.version, r.source) for r in self.config.versions]
+
+    def _versions_options(self) -> VersionsOptions:
+        configured = {r.version for r in self.config.versions}
+        pairs = []
+        for pair in self.config.changes:
+            if pair.new not in configured:
+                raise PluginError(f"k8s-api-docs: changes: {pair.new} is not one of the versions")
+            pairs.append((pair.old, pair.new))
+        return VersionsOptions(enabled=self.config.versions_feature, history=self.config.history,
+                               change_pairs=tuple(pairs))
+
     def _selected_releases(self) -> list[Release]:
-        releases = [Release(r.version, r.source) for r in self.config.versions]
+        releases = self._configured_releases()
         only = _env_list(ONLY_ENV) or self.config.only
         if only:
             unknown = sorted(set(only) - {r.version for r in releases})

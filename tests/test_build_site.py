@@ -21,7 +21,7 @@ from generator.errors import GeneratorError
 from generator.pipeline import Release
 from generator.sitebuild.build import BuildSiteOptions, BuildSummary, build_site
 from generator.sources.jsonschema_pkg import package_bytes
-from generator.views.site import SitePlan, cross_release_link, published_url
+from generator.views.site import SitePlan, published_url, release_url
 
 pytestmark = pytest.mark.slow
 VERSIONS = ("1.31", "1.30", "1.29")
@@ -37,10 +37,12 @@ class Scenario:
         self.site = root / "site"
         self.spec_131 = root / "defs-1.31.json"
         self.spec_131.write_bytes(package_bytes("1.31"))
+        self.spec_129 = root / "defs-1.29.json"
+        self.spec_129.write_bytes(package_bytes("1.29"))
         self.first: BuildSummary | None = None
 
     def releases(self) -> list[Release]:
-        return [Release("1.31", str(self.spec_131)), Release("1.30"), Release("1.29")]
+        return [Release("1.31", str(self.spec_131)), Release("1.30"), Release("1.29", str(self.spec_129))]
 
     def build(self, out: Path | None = None, *, jobs: int = 2) -> BuildSummary:
         return build_site(BuildSiteOptions(
@@ -97,8 +99,8 @@ def test_release_page_nav_holds_only_that_release(scenario: Scenario) -> None:
     html = page.read_text(encoding="utf-8")
     nav = html[html.index('<nav class="md-nav md-nav--primary"'):html.index("</nav>", html.index(
         'class="md-nav md-nav--primary"'))]
-    assert "Kubernetes 1.30" in nav
-    assert "1.29" not in nav and "1.31" not in nav
+    assert "Kubernetes 1.30" in nav and "Changes from 1.29 to 1.30" in nav  # its own change page
+    assert "Kubernetes 1.29" not in nav and "1.31" not in nav
     for href in re.findall(r'href="([^"]+)"', nav):
         resolved = (page.parent / href).resolve()
         assert resolved.is_relative_to((scenario.site / "1.30").resolve()), href
@@ -133,16 +135,26 @@ def test_second_build_with_nothing_changed_rebuilds_nothing(scenario: Scenario) 
     assert "skipped 3 as unchanged" in summary.line()
 
 
+def edit_overhead_description(spec: Path, text: str) -> None:
+    document = json.loads(spec.read_text(encoding="utf-8"))
+    document["$defs"]["io.k8s.api.node.v1.Overhead"]["description"] = text
+    spec.write_text(json.dumps(document), encoding="utf-8")
+
+
 def test_changing_one_source_rebuilds_only_that_release(scenario: Scenario) -> None:
-    document = json.loads(scenario.spec_131.read_text(encoding="utf-8"))
-    overhead = document["$defs"]["io.k8s.api.node.v1.Overhead"]
-    overhead["description"] = "Overhead, as edited by the build-site test."
-    scenario.spec_131.write_text(json.dumps(document), encoding="utf-8")
+    edit_overhead_description(scenario.spec_131, "Overhead, as edited by the build-site test.")
     summary = scenario.build()
     assert summary.built == ["1.31"] and sorted(summary.skipped) == ["1.29", "1.30"]
     page = scenario.site / "1.31" / "node" / "v1" / "overhead" / "index.html"
     assert "as edited by the build-site test" in page.read_text(encoding="utf-8")
     assert broken_links(scenario.site) == []
+
+
+def test_changing_an_older_release_also_rebuilds_the_release_that_diffs_against_it(
+        scenario: Scenario) -> None:
+    edit_overhead_description(scenario.spec_129, "Overhead of 1.29, edited.")
+    summary = scenario.build()  # 1.30 shows changes from 1.29 (its changes page, field notes)
+    assert sorted(summary.built) == ["1.29", "1.30"] and summary.skipped == ["1.31"]
 
 
 def test_cli_usage_errors(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -170,11 +182,12 @@ def test_published_urls_are_the_same_in_both_layouts() -> None:
         == "1.31/resource/v1alpha3/resourceClaimStatus/"
     assert alone.home == "index.md" and alone.site_url(alone.home) == "1.31/"
     assert published_url("a/index.md") == "a/" and published_url("index.md") == ""
-    other = SitePlan("1.32", "")
-    assert cross_release_link(alone, "resource/v1alpha3/resourceClaimStatus.md", other,
-                              "resource/v1beta1/resourceClaimStatus.md") \
-        == "../../../../1.32/resource/v1beta1/resourceClaimStatus/"
-    assert cross_release_link(alone, alone.home, other, other.home) == "../1.32/"
+    other = SitePlan("1.32", "1.32")
+    assert release_url("resource/v1alpha3/resourceClaimStatus.md", "1.32/resource/v1beta1/x.md",
+                       alone, other) == "../../../../1.32/resource/v1beta1/x/"
+    assert release_url("1.31/resource/v1alpha3/resourceClaimStatus.md", "1.32/resource/v1beta1/x.md") \
+        == "../../../../1.32/resource/v1beta1/x/"
+    assert release_url(alone.home, other.home, alone, other) == "../1.32/"
 
 
 def test_failed_release_build_names_release_and_log(tmp_path: Path) -> None:

@@ -38,18 +38,19 @@ def test_release_layout_needs_exactly_one_release() -> None:
         == ["1.31"]
 
 
-def test_memo_rerenders_only_changed_releases(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_memo_skips_rendering_when_no_input_changed(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
     memo: GenerationMemo = {}
     releases = [Release("1.31"), Release("1.32")]
     first = generate(releases, groups=["node"], memo=memo)
     calls: list[str] = []
-    real = pipeline.generate_release
+    real = pipeline.render_version
 
-    def counting(release: Release, *args: object, **kwargs: object) -> pipeline.ReleaseOutput:
-        calls.append(release.version)
-        return real(release, *args, **kwargs)  # type: ignore[arg-type]
+    def counting(api: object, *args: object, **kwargs: object) -> dict[str, str]:
+        calls.append(api.version)  # type: ignore[attr-defined]
+        return real(api, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "generate_release", counting)
+    monkeypatch.setattr(pipeline, "render_version", counting)
     again = generate(releases, groups=["node"], memo=memo)
     assert calls == [] and again.pages == first.pages
     templates = tmp_path / "templates" / "pages"
@@ -60,8 +61,10 @@ def test_memo_rerenders_only_changed_releases(monkeypatch: pytest.MonkeyPatch, t
     assert calls == ["1.31", "1.32"]
     assert "edited template" in edited.pages["1.31/node/v1/overhead.md"]
     calls.clear()
-    generate([Release("1.32")], groups=["node"], memo=memo, templates=tmp_path / "templates")
-    assert calls == [] and len(memo) == 1
+    only = generate([Release("1.32")], groups=["node"], memo=memo, siblings=releases,
+                    templates=tmp_path / "templates")
+    assert calls == ["1.32"] and len(memo) == 1
+    assert "../../../1.31/node/v1/overhead/" in only.pages["1.32/node/v1/overhead.md"]
 
 
 def test_dirty_serve_notice_does_not_trip_strict_mode() -> None:

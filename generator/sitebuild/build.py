@@ -20,6 +20,7 @@ from generator.sitebuild.inputs import (
     page_set_digest,
     release_dependencies,
     release_key,
+    shape_digest,
 )
 from generator.sitebuild.landing import landing_page, versions_json
 from generator.sitebuild.presets import newest_first
@@ -84,19 +85,22 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
                              tuple((r.version, r.spec) for r in options.releases),
                              tuple(options.groups)).digest()
     source_options = SourceOptions(cache_dir=cache_dir, offline=options.offline)
-    digests = {v: source_digest(r.spec, source_options) for v, r in releases.items()}
-    keys = {v: release_key(site_digest, v, digests[v],
-                           [digests[d] for d in release_dependencies(v, list(releases))])
-            for v in releases}
-
     claim_dir(out)
     manifest = Manifest(cache_dir / "build-site" / "manifest.json")
     entries = manifest.entries(out)
     previous = dict(entries)
+    digests = {v: source_digest(r.spec, source_options) for v, r in releases.items()}
+    shapes = {v: entries[v].shape if v in entries and entries[v].source == digests[v] and entries[v].shape
+              else shape_digest(r.spec, source_options) for v, r in releases.items()}
+    oldest_first = newest_first(list(releases))[::-1]
+    keys = {v: release_key(site_digest, v, digests[v],
+                           [digests[d] for d in release_dependencies(v, oldest_first)]
+                           + [f"{o}={shapes[o]}" for o in oldest_first if o != v])
+            for v in releases}
     todo = [v for v in releases if options.force or v not in entries or entries[v].key != keys[v]
             or not (out / v / "index.html").is_file()]
     summary = BuildSummary(out)
-    site_releases = [releases[v] for v in newest_first(list(releases))][::-1]
+    site_releases = [releases[v] for v in oldest_first]
 
     def build(versions: list[str]) -> None:
         jobs = []
@@ -125,7 +129,8 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             swap_dir(out / f"{STAGING_PREFIX}{result.version}", out / result.version)
             pages = html_pages(out / result.version)
             entries[result.version] = ManifestEntry(keys[result.version], len(pages),
-                                                    page_set_digest(pages))
+                                                    page_set_digest(pages), digests[result.version],
+                                                    shapes[result.version])
             summary.built.append(result.version)
             summary.pages_built += len(pages)
 

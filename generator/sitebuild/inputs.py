@@ -17,9 +17,10 @@ from pathlib import Path
 
 import generator
 from generator.digests import tree_digest
+from generator.sources import SourceOptions, load_source
 from generator.writer import write_file
 
-MANIFEST_FORMAT = 1
+MANIFEST_FORMAT = 2
 
 
 def _dist_version(name: str) -> str:
@@ -55,13 +56,22 @@ class SiteInputs:
         return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def release_dependencies(version: str, site_versions: Sequence[str]) -> list[str]:
-    """Other releases whose *content* the pages of ``version`` show (their source digests go into
-    its key). Today none: pages only link to other releases, and links are covered by the list
-    of releases in the site plus the page-set rule of ``build_site``. A feature that shows another
-    release's content (a changes page diffing against the previous release, field history)
-    must name those releases here."""
-    return []
+def release_dependencies(version: str, oldest_first: Sequence[str]) -> list[str]:
+    """Other releases whose *content* the pages of ``version`` show: the previous release (its
+    changes page and the field changes noted on model pages diff against it). Every release also
+    shows the *shape* of all others (Other versions links, field since/removed in): see
+    ``shape_digest``."""
+    i = list(oldest_first).index(version)
+    return [oldest_first[i - 1]] if i > 0 else []
+
+
+def shape_digest(spec: str, options: SourceOptions) -> str:
+    """Digest of what other releases read from this one besides links to it: its definition
+    names and their property names (pages: Other versions; fields: since / removed in)."""
+    raw = load_source(spec, options)
+    shape = sorted((name, sorted(schema.get("properties") or {}))
+                   for name, schema in raw.definitions.items())
+    return hashlib.sha256(json.dumps(shape).encode()).hexdigest()
 
 
 def release_key(site_digest: str, version: str, source_sha256: str,
@@ -77,6 +87,10 @@ class ManifestEntry:
     page_set: str
     """Digest of the release's page URLs: when it changes, pages of other releases that link
     across releases may point at pages that no longer exist, so those are rebuilt too."""
+    source: str = ""
+    """sha256 of the source the release was built from."""
+    shape: str = ""
+    """``shape_digest`` of that source (reused while the source is unchanged)."""
 
 
 class Manifest:

@@ -2,14 +2,15 @@
 
 URL scheme (the k8s-libsonnet one): ``<k8sVersion>/<group>/<apiVersion>/<camelLowerKind>``.
 Definitions with no API version in their path go to ``<k8sVersion>/common/<camelLowerKind>``.
-Every path segment is made of ``[A-Za-z0-9._-]`` and never ``.``/``..``; a segment that had to
-be changed, or that collides with another (case-insensitively), gets a short digest suffix.
+Every path segment is made of ``[A-Za-z0-9._-]``, at most ~90 characters, never ``.``/``..``; a
+segment that had to be changed, that is reserved, or that collides with another case-insensitively
+(or, with directory URLs, with a directory: ``x.md`` and ``x/index.md`` are both ``x/``) gets a short
+digest of the full name. Decisions are made in sorted order, so paths are stable across runs.
 """
 
 from __future__ import annotations
 
 import hashlib
-import posixpath
 import re
 from dataclasses import dataclass, field
 
@@ -18,6 +19,10 @@ from generator.model.types import ApiSpec, Model
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 MAX_SEGMENT = 80
 RESERVED = frozenset({"index", "changes", "assets", "search", "404"})
+"""Names the site itself uses, compared case-insensitively."""
+WINDOWS_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
+                             *(f"lpt{i}" for i in range(10))})
+"""Base names Windows cannot store, compared case-insensitively."""
 
 
 def _digest(text: str) -> str:
@@ -59,13 +64,32 @@ def relative(from_page: str, to_page: str) -> str:
 
 
 def published_url(page: str) -> str:
-    """The directory URL MkDocs publishes a page at (``a/b.md`` → ``a/b/``, ``a/index.md`` → ``a/``)."""
-    stem = page[: -len(".md")] if page.endswith(".md") else page
-    if stem == "index" or stem.endswith("/index"):
-        stem = stem[: -len("index")]
-    else:
-        stem += "/"
-    return "" if stem == "/" else stem
+    """Directory URL a page path is published at, relative to the site root:
+    ``1.31/resource/v1alpha3/x.md`` → ``1.31/resource/v1alpha3/x/``; ``1.31/index.md`` → ``1.31/``."""
+    stem = page[:-3] if page.endswith(".md") else page
+    if stem == "index":
+        return ""
+    if stem.endswith("/index"):
+        stem = stem[: -len("/index")]
+    return stem + "/"
+
+
+def release_url(from_page: str, to_page: str, from_plan: SitePlan | None = None,
+                to_plan: SitePlan | None = None) -> str:
+    """Relative URL from one published page to a page of ANOTHER release.
+
+    Links between releases cannot be ``.md`` links: with one MkDocs site per release
+    (``SITE/1.31/``, ``SITE/1.32/``) the target is not a file of the linking site. Both pages are
+    placed at their published directory URLs (``/<version>/<group>/<apiVersion>/<kind>/``), so
+    the same relative URL works in the combined site and in per-release sites side by side.
+    Links within one release stay ``.md`` links (``relative``), which MkDocs validates.
+    Give the plans of the pages when a release may sit at the docs root (``SitePlan.root == ""``,
+    the per-release sites of ``build-site``): its page paths then lack the release directory.
+    """
+    source = from_plan.site_url(from_page) if from_plan else published_url(from_page)
+    target = to_plan.site_url(to_page) if to_plan else published_url(to_page)
+    url = relative(source + "_", target + "_")[:-1]
+    return url or "./"
 
 
 @dataclass
@@ -82,17 +106,20 @@ class SitePlan:
     root: str
     model_pages: dict[str, str] = field(default_factory=dict)
     """Definition name → page path."""
+    group_dirs: dict[str, str] = field(default_factory=dict)
+    """Group → its directory segment (decided by ``plan_site``)."""
 
-    def _in_root(self, rest: str) -> str:
+    def in_root(self, rest: str) -> str:
+        """``rest`` (``a/b.md``) inside the release's directory."""
         return f"{self.root}/{rest}" if self.root else rest
 
     @property
     def home(self) -> str:
-        return self._in_root("index.md")
+        return self.in_root("index.md")
 
     @property
     def changes(self) -> str:
-        return self._in_root("changes.md")
+        return self.in_root("changes.md")
 
     def site_url(self, page: str) -> str:
         """URL of ``page`` relative to the published site root (``1.31/resource/…/x/``), the same
@@ -101,7 +128,7 @@ class SitePlan:
         return f"{version_dir(self.version)}/{published_url(inside)}"
 
     def group_dir(self, group: str) -> str:
-        return self._in_root(safe_segment(group))
+        return self.in_root(self.group_dirs.get(group) or safe_segment(group))
 
     def group_index(self, group: str) -> str:
         return f"{self.group_dir(group)}/index.md"
@@ -120,13 +147,27 @@ class SitePlan:
         return relative(from_page, target) if target else None
 
 
+def _is_reserved(stem: str) -> bool:
+    return stem.lower() in RESERVED or stem.lower().split(".")[0] in WINDOWS_DEVICES
+
+
 def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
-    """Assign every model a page path; stable across runs (decided in definition-name order).
+    """Assign every group a directory and every model a page path; stable across runs.
 
     ``root`` defaults to the release directory (``1.31``); ``""`` puts the release at the docs root.
     """
     plan = SitePlan(api.version, version_dir(api.version) if root is None else root)
     taken: set[str] = set()
+    """Lower-cased paths in use, directories as ``dir.md`` (what would clash with them)."""
+    for group in sorted({m.group for m in api.models.values()}):
+        segment = safe_segment(group)
+        if _is_reserved(segment) or plan.in_root(f"{segment}.md").lower() in taken:
+            segment = f"{segment}-{_digest(group)}"
+        plan.group_dirs[group] = segment
+        taken.add(plan.in_root(f"{segment}.md").lower())
+    for model in api.models.values():
+        if model.api_version:
+            taken.add(f"{plan.group_dir(model.group)}/{safe_segment(model.api_version)}.md".lower())
     for name in sorted(api.models):
         plan.model_pages[name] = _claim(plan, api.models[name], taken)
     return plan
@@ -137,23 +178,10 @@ def _claim(plan: SitePlan, model: Model, taken: set[str]) -> str:
     if model.api_version:
         directory += "/" + safe_segment(model.api_version)
     stem = safe_segment(lower_camel(model.kind))
-    if stem.lower() in RESERVED:
+    if _is_reserved(stem):
         stem = f"{stem}-{_digest(model.name)}"
     path = f"{directory}/{stem}.md"
     if path.lower() in taken:
         path = f"{directory}/{stem}-{_digest(model.name)}.md"
     taken.add(path.lower())
     return path
-
-
-def cross_release_link(from_plan: SitePlan, from_page: str, to_plan: SitePlan, to_page: str) -> str:
-    """Relative URL from a page of one release to a page of another (``../../1.32/apps/v1/x/``).
-
-    A URL, not a ``.md`` link: in the per-release sites of ``build-site`` the other release is a
-    separate MkDocs build, so MkDocs cannot resolve it (it leaves such links as they are); the
-    published URLs are the same in both layouts, so the link works in both.
-    """
-    source = from_plan.site_url(from_page).rstrip("/")
-    target = to_plan.site_url(to_page)
-    rel = posixpath.relpath(target.rstrip("/") or ".", posixpath.dirname(source + "/x") or ".")
-    return "./" if rel == "." else rel + "/"
