@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -96,6 +97,41 @@ def broken_links(site: Path, *, check_fragments: bool = True) -> list[BrokenLink
                     and unquote(parts.fragment) not in pages[target].ids:
                 broken.append(BrokenLink(page, url, f"no id {parts.fragment!r} in {target}"))
     return broken
+
+
+# Helpers for tests that walk links themselves (e.g. only the links between releases).
+
+def _parse(page: Path) -> _PageParser:
+    parser = _PageParser()
+    parser.feed(page.read_text(encoding="utf-8", errors="replace"))
+    return parser
+
+
+def internal_links(page: Path) -> Iterator[str]:
+    """The relative ``<a href>`` URLs of one HTML file."""
+    for tag, url in _parse(page).links:
+        url = url.strip()
+        if tag == "a" and url and not _is_external(url) \
+                and not url.startswith(("mailto:", "javascript:", "data:")):
+            yield url
+
+
+def _target(page: Path, href: str, root: Path) -> Path | None:
+    """The file ``href`` on ``page`` points at (``dir/`` → ``dir/index.html``); None for a
+    server-absolute URL."""
+    path = unquote(urlsplit(href).path)
+    if path.startswith("/"):
+        return None
+    target = (page.parent / path).resolve() if path else page.resolve()
+    if target.is_dir() or path.endswith("/"):
+        target = target / "index.html"
+    return target
+
+
+def ids_of(html_file: Path, cache: dict[Path, set[str]]) -> set[str]:
+    if html_file not in cache:
+        cache[html_file] = _parse(html_file).ids
+    return cache[html_file]
 
 
 def main(argv: list[str]) -> int:
