@@ -87,7 +87,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
                   "versions": [{"version": "x", "source": str(HOSTILE)}], "cache_dir": ".cache"}}]}
     (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", "site"], cwd=root,
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=root,
         capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     return root / "site"
