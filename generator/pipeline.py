@@ -17,6 +17,7 @@ from generator.model.types import ApiSpec
 from generator.render.env import make_env, shipped_templates, template_error
 from generator.render.pages import SectionHook, render_changes, render_version
 from generator.sources import SourceOptions, default_source, load_source, source_digest
+from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.diff import diff_apis
 from generator.views.lifetimes import Timeline, index_api, index_fields
@@ -82,7 +83,7 @@ def select_groups(api: ApiSpec, groups: Sequence[str]) -> ApiSpec:
 
 def default_hooks() -> list[SectionHook]:
     """Sections every model page gets, in page order."""
-    return []
+    return [builders_hook]
 
 
 @dataclass(frozen=True)
