@@ -108,7 +108,42 @@ def build_parser() -> argparse.ArgumentParser:
     add_site_options(chk)
     chk.add_argument("--max-diffs", type=int, default=3, metavar="N",
                      help="show the unified diff of the first N changed pages (default 3)")
+    add_build_site_parser(sub)
     return parser
+
+
+def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from generator.sitebuild.presets import PRESETS
+    from generator.sitebuild.runner import default_jobs
+
+    site = sub.add_parser(
+        "build-site", help="build every release as its own MkDocs site, side by side",
+        description="Generate and build each release as its own MkDocs site (SITE/1.31/, "
+                    "SITE/1.32/, ...), in parallel, plus SITE/versions.json (Material's version "
+                    "selector) and a landing page. A release whose inputs did not change is not "
+                    "rebuilt. Per-release configs INHERIT the MkDocs config given by --config.")
+    site.add_argument("--version", dest="versions", action="append", default=[], metavar="VERSION",
+                      help="release to publish (repeatable); default: the --preset's releases")
+    site.add_argument("--source", dest="sources", action="append", default=[], metavar="SPEC",
+                      help=SOURCE_HELP)
+    site.add_argument("--preset", choices=PRESETS, default=None,
+                      help="default: 1.31 and 1.32; all: every release kubernetes-validate ships")
+    site.add_argument("--out", type=Path, required=True, metavar="SITE",
+                      help="output directory (created; only releases that changed are replaced)")
+    site.add_argument("--config", type=Path, default=Path("mkdocs.yml"), metavar="FILE",
+                      help="MkDocs config every release inherits (default: mkdocs.yml)")
+    site.add_argument("--jobs", "-j", type=int, default=default_jobs(), metavar="N",
+                      help=f"builds at a time (default: one per core, here {default_jobs()})")
+    site.add_argument("--group", dest="groups", action="append", default=[], metavar="GROUP",
+                      help="publish only these API groups (repeatable; for previews and tests)")
+    site.add_argument("--force", action="store_true", help="rebuild every release")
+    site.add_argument("--offline", action="store_true",
+                      help="never download; URL sources must already be in the cache")
+    site.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
+                      help=f"downloads, generated Markdown and the build manifest "
+                           f"(default: {DEFAULT_CACHE})")
+    site.add_argument("-q", "--quiet", action="store_true",
+                      help="no progress bar and no summary line")
 
 
 def add_site_options(p: argparse.ArgumentParser) -> None:
@@ -243,7 +278,28 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_GATE
 
 
-COMMANDS = {"generate": cmd_generate, "export": cmd_export, "diff": cmd_diff, "check": cmd_check}
+def cmd_build_site(args: argparse.Namespace) -> int:
+    from generator.pipeline import pair_releases
+    from generator.sitebuild.build import BuildSiteOptions, build_site
+    from generator.sitebuild.presets import preset_versions
+
+    if args.versions and args.preset:
+        raise UsageError("give either --preset or --version, not both")
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    versions = args.versions or preset_versions(args.preset or "default")
+    releases = pair_releases(versions, args.sources)
+    summary = build_site(BuildSiteOptions(
+        releases=releases, out=args.out, config_file=args.config, cache_dir=args.cache_dir,
+        offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
+        progress=not args.quiet and sys.stderr.isatty()))
+    if not args.quiet:
+        print(summary.line())
+    return EXIT_OK
+
+
+COMMANDS = {"generate": cmd_generate, "export": cmd_export, "diff": cmd_diff, "check": cmd_check,
+            "build-site": cmd_build_site}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

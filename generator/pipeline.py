@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
 
+from generator.digests import tree_digest
 from generator.errors import Diagnostic, UsageError
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
-from generator.render.env import make_env, template_error
+from generator.render.env import make_env, shipped_templates, template_error
 from generator.render.pages import SectionHook, render_changes, render_version
-from generator.sources import SourceOptions, default_source, load_source
+from generator.sources import SourceOptions, default_source, load_source, source_digest
 from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.diff import diff_apis
@@ -43,6 +46,11 @@ class GeneratedSite:
     plans: list[SitePlan] = field(default_factory=list)
     nav: list[object] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+GenerationMemo = dict[str, GeneratedSite]
+"""The last generated site by ``memo_key``; kept between builds (``mkdocs serve``) so a rebuild
+whose inputs did not change (a hand-written page was edited) renders nothing."""
 
 
 def pair_releases(versions: Sequence[str], sources: Sequence[str]) -> list[Release]:
@@ -136,17 +144,61 @@ def generate(
     groups: Sequence[str] | None = None,
     siblings: Sequence[Release] = (),
     versions: VersionsOptions | None = None,
+    at_root: bool = False,
+    memo: GenerationMemo | None = None,
 ) -> GeneratedSite:
     """Load, plan and render every release.
 
     ``siblings`` are releases published beside these ones (e.g. each release its own MkDocs
     site): loaded and planned for cross-release links and change pages, but not rendered.
+    ``at_root``: the one rendered release is a site of its own, its pages at the docs root
+    (``build-site``); otherwise each release is a folder (``1.31/…``) of one combined site.
+    ``memo``: return the site of the previous call when no input changed (sources by sha256,
+    templates by content, options); it then holds only this call's site.
     """
-    env = make_env(templates)
-    site = GeneratedSite()
+    releases = list(releases)
+    if at_root and len(releases) != 1:
+        raise UsageError("a release at the docs root needs exactly one release")
     hooks = default_hooks() if hooks is None else list(hooks)
     versions = versions or VersionsOptions()
-    releases = list(releases)
+    key = ""
+    if memo is not None:
+        key = memo_key(releases, siblings, options, templates=templates, lenient=lenient,
+                       hooks=hooks, groups=groups, versions=versions, at_root=at_root)
+        if key in memo:
+            return memo[key]
+    site = _generate(releases, options, templates=templates, lenient=lenient, hooks=hooks,
+                     progress=progress, groups=groups, siblings=siblings, versions=versions,
+                     at_root=at_root)
+    if memo is not None:
+        memo.clear()
+        memo[key] = site
+    return site
+
+
+def memo_key(releases: Sequence[Release], siblings: Sequence[Release], options: SourceOptions | None,
+             *, templates: Path | None, lenient: bool, hooks: Sequence[SectionHook],
+             groups: Sequence[str] | None, versions: VersionsOptions, at_root: bool) -> str:
+    """Digest of every input of ``generate``: a page may show any loaded release (history,
+    other versions, change pages), so every source counts."""
+    loaded = {r.version: r for r in [*siblings, *releases]}
+    parts = {
+        "rendered": [r.version for r in releases],
+        "sources": {v: [r.spec, source_digest(r.spec, options)] for v, r in sorted(loaded.items())},
+        "templates": tree_digest([p for p in (templates, shipped_templates()) if p]),
+        "lenient": lenient, "groups": sorted(groups or []), "at_root": at_root,
+        "versions": [versions.enabled, versions.history, [list(p) for p in versions.change_pairs]],
+        "hooks": [f"{h.__module__}.{getattr(h, '__qualname__', repr(h))}" for h in hooks],
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def _generate(releases: list[Release], options: SourceOptions | None, *, templates: Path | None,
+              lenient: bool, hooks: list[SectionHook], progress: Callable[[str], None] | None,
+              groups: Sequence[str] | None, siblings: Sequence[Release], versions: VersionsOptions,
+              at_root: bool) -> GeneratedSite:
+    env = make_env(templates)
+    site = GeneratedSite()
     rendered = [r.version for r in releases]
     apis: dict[str, ApiSpec] = {}
     plans: dict[str, SitePlan] = {}
@@ -156,7 +208,8 @@ def generate(
         api, diagnostics = load_api(release, options, lenient=lenient)
         if groups:
             api = select_groups(api, groups)
-        apis[release.version], plans[release.version] = api, plan_site(api)
+        root = "" if at_root and release.version in rendered else None
+        apis[release.version], plans[release.version] = api, plan_site(api, root)
         if release.version in rendered:
             site.diagnostics.extend(diagnostics)
     published = None

@@ -2,11 +2,20 @@
 
 Pages are written to a cache directory (never into ``docs_dir``), rewriting only files whose text
 changed, so ``mkdocs serve --dirty`` rebuilds only what changed.
+
+Two layouts: ``combined`` (every release a folder ``1.31/…`` of one site) and ``release`` (one
+release, chosen by ``only``, at the docs root: the per-release sites of ``build-site``; the
+hand-written ``index.md`` is then published as ``about.md`` since the release home is the site home).
+
+Serve-time filter for the template-editing loop: the ``only``/``groups`` options, or the
+environment variables ``K8S_API_DOCS_ONLY=1.32[,1.31]`` and ``K8S_API_DOCS_GROUPS=apps,batch``.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -18,12 +27,17 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from generator.errors import GeneratorError
-from generator.pipeline import GeneratedSite, Release, VersionsOptions, generate
+from generator.pipeline import GeneratedSite, GenerationMemo, Release, VersionsOptions, generate
 from generator.sources import SourceOptions
+from generator.views.site import version_dir
 from generator.writer import sync_tree
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
 RELEASES_MARKER = "<!-- k8s-api-docs:releases -->"
+_MEMO: GenerationMemo = {}
+"""Generated releases kept between the rebuilds of ``mkdocs serve`` (one process, many builds)."""
+ONLY_ENV, GROUPS_ENV = "K8S_API_DOCS_ONLY", "K8S_API_DOCS_GROUPS"
+DOCS_HOME_IN_RELEASE_LAYOUT = "about.md"
 
 
 class _VersionString(c.Type):
@@ -64,13 +78,36 @@ class PluginConfig(base.Config):
     lenient = c.Type(bool, default=False)
     """Render dangling $refs as unknown types instead of failing."""
     groups = c.ListOfItems(c.Type(str), default=[])
-    """Serve-time filter: only these API groups (empty: all)."""
+    """Serve-time filter: only these API groups (empty: all). Env override: K8S_API_DOCS_GROUPS."""
     versions_feature = c.Type(bool, default=True)
     """Other versions lines, field since/changed/removed notes and change pages."""
     history = c.Choice(("all", "site"), default="all")
     """Releases field history considers: every kubernetes-validate release, or only the site's."""
     changes = c.ListOfItems(c.SubConfig(ChangePairConfig), default=[])
     """Extra change pages: ``{old: '1.29', new: '1.32'}`` → ``1.32/changes-from-1.29.md``."""
+    only = c.ListOfItems(_VersionString(), default=[])
+    """Generate only these of ``versions`` (empty: all). Env override: K8S_API_DOCS_ONLY."""
+    layout = c.Choice(("combined", "release"), default="combined")
+    """``release``: the one release of ``only`` at the docs root (a per-release site)."""
+    pages_dir = c.Type(str, default="")
+    """Where generated Markdown goes (default ``<cache_dir>/pages``)."""
+
+
+def _env_list(name: str) -> list[str]:
+    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+class _DirtyServeNotice(logging.Filter):
+    """``mkdocs serve --dirty`` is the intended editing loop, yet MkDocs logs its dirty-build
+    notice as a WARNING, which aborts every build of a ``strict: true`` config. Log it as INFO."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.levelno == logging.WARNING and str(record.msg).startswith("A 'dirty' build"):
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+_DIRTY_NOTICE = _DirtyServeNotice()
 
 
 class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
@@ -78,20 +115,27 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self.site: GeneratedSite | None = None
         self.pages_dir: Path | None = None
 
+    def on_startup(self, *, command: str, dirty: bool) -> None:
+        if command == "serve" and dirty:
+            logging.getLogger("mkdocs.commands.build").addFilter(_DIRTY_NOTICE)
+
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
         base_dir = Path(config.config_file_path or ".").resolve().parent
         cache = (base_dir / self.config.cache_dir).resolve()
-        self.pages_dir = cache / "pages"
-        releases = [Release(r.version, r.source) for r in self.config.versions]
+        self.pages_dir = (base_dir / self.config.pages_dir).resolve() if self.config.pages_dir \
+            else cache / "pages"
+        releases = self._selected_releases()
         templates = Path(self.config.templates) if self.config.templates else None
+        groups = _env_list(GROUPS_ENV) or self.config.groups
         try:
             self.site = generate(releases, SourceOptions(cache_dir=cache,
                                                          offline=self.config.offline),
                                  templates=templates, lenient=self.config.lenient,
-                                 groups=self.config.groups or None,
-                                 versions=self._versions_options())
+                                 groups=groups or None, at_root=self._release_layout,
+                                 siblings=self._configured_releases(),
+                                 versions=self._versions_options(), memo=_MEMO)
         except GeneratorError as exc:
             raise PluginError(f"k8s-api-docs: {exc}") from None
         for diagnostic in self.site.diagnostics:
@@ -102,22 +146,52 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         nav = config.nav
         if nav is None:
             nav = ["index.md"] if (Path(config.docs_dir) / "index.md").exists() else []
-        config.nav = [*nav, *self.site.nav]
+        if self._release_layout:
+            config.nav = [*self.site.nav, *_rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT)]
+        else:
+            config.nav = [*nav, *self.site.nav]
         return config
 
+    @property
+    def _release_layout(self) -> bool:
+        return self.config.layout == "release"
+
+    def _configured_releases(self) -> list[Release]:
+        """Every release of the site; those not generated here (``only``) are siblings: loaded
+        for cross-release links, history and change pages, not rendered."""
+        return [Release(r.version, r.source) for r in self.config.versions]
+
     def _versions_options(self) -> VersionsOptions:
-        rendered = {r.version for r in self.config.versions}
+        configured = {r.version for r in self.config.versions}
         pairs = []
         for pair in self.config.changes:
-            if pair.new not in rendered:
+            if pair.new not in configured:
                 raise PluginError(f"k8s-api-docs: changes: {pair.new} is not one of the versions")
             pairs.append((pair.old, pair.new))
         return VersionsOptions(enabled=self.config.versions_feature, history=self.config.history,
                                change_pairs=tuple(pairs))
 
+    def _selected_releases(self) -> list[Release]:
+        releases = self._configured_releases()
+        only = _env_list(ONLY_ENV) or self.config.only
+        if only:
+            unknown = sorted(set(only) - {r.version for r in releases})
+            if unknown:
+                raise PluginError(f"k8s-api-docs: only {', '.join(unknown)}: not among the "
+                                  f"configured versions ({', '.join(r.version for r in releases)})")
+            releases = [r for r in releases if r.version in only]
+        if self._release_layout and len(releases) != 1:
+            raise PluginError("k8s-api-docs: layout 'release' needs exactly one release in 'only'")
+        return releases
+
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if self.site is None or self.pages_dir is None:
             return files
+        docs_home = files.get_file_from_path("index.md")
+        if self._release_layout and docs_home is not None and docs_home.abs_src_path:
+            files.remove(docs_home)
+            files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
+                                        abs_src_path=docs_home.abs_src_path))
         for rel in self.site.pages:
             if files.get_file_from_path(rel) is not None:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
@@ -132,8 +206,17 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             return markdown
         lines = []
         for api, plan in zip(self.site.apis, self.site.plans, strict=True):
-            lines.append(f"- [Kubernetes {api.version}]({plan.home}) — "
+            home = posixpath.relpath(plan.home, posixpath.dirname(page.file.src_uri) or ".")
+            lines.append(f"- [Kubernetes {api.version}]({home}) — "
                          f"{len(api.models)} models, from `{api.source}`")
+        if self._release_layout:
+            built = {api.version for api in self.site.apis}
+            depth = len([part for part in page.file.url.split("/") if part])
+            to_site_root = "../" * (depth + 1)
+            for release in self.config.versions:
+                if release.version not in built:
+                    lines.append(f"- [Kubernetes {release.version}]"
+                                 f"({to_site_root}{version_dir(release.version)}/)")
         return markdown.replace(RELEASES_MARKER, "\n".join(lines))
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
@@ -146,3 +229,19 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             if release.source and Path(release.source).exists():
                 server.watch(release.source)
         return server
+
+
+def _rename_in_nav(nav: list[Any], old: str, new: str) -> list[Any]:
+    """The nav with every reference to page ``old`` pointing at ``new``; such an entry loses its
+    title (``Home: index.md`` would name the wrong page), so the page's own title is shown."""
+    def rename(item: Any) -> Any:
+        if isinstance(item, str):
+            return new if item == old else item
+        if isinstance(item, dict):
+            if len(item) == 1 and next(iter(item.values())) == old:
+                return new
+            return {key: rename(value) for key, value in item.items()}
+        if isinstance(item, list):
+            return [rename(value) for value in item]
+        return item
+    return [rename(item) for item in nav]

@@ -64,11 +64,12 @@ def default_pages() -> GeneratedSite:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default site built once per session with ``mkdocs build --strict``."""
+    """The default site built once per session with ``mkdocs build --strict`` (not ``-q``: quiet
+    mode drops warnings before strict mode counts them)."""
     out = tmp_path_factory.mktemp("site")
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-f", str(REPO / "mkdocs.yml"),
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(REPO / "mkdocs.yml"),
          "-d", str(out)],
         cwd=REPO, capture_output=True, text=True, env=env, check=False,
     )
@@ -86,7 +87,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
                   "versions": [{"version": "x", "source": str(HOSTILE)}], "cache_dir": ".cache"}}]}
     (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", "site"], cwd=root,
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=root,
         capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     return root / "site"

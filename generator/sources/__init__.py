@@ -8,6 +8,7 @@ a path to one OpenAPI v3 document or a directory of them · an http(s) URL of a 
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,13 +22,14 @@ from generator.sources.jsonschema_pkg import (
 from generator.sources.jsonschema_pkg import (
     load_jsonschema_document,
     load_kubernetes_validate,
+    package_bytes,
 )
 from generator.sources.openapi_v3 import load_openapi_v3_dir, load_openapi_v3_document
-from generator.sources.reader import MAX_SPEC_BYTES, read_document
+from generator.sources.reader import MAX_SPEC_BYTES, read_bytes, read_document
 from generator.sources.swagger_v2 import load_swagger
 
 __all__ = ["DEFAULT_CACHE", "KV_PREFIX", "RawDocument", "SourceOptions", "default_source",
-           "load_source"]
+           "load_source", "source_digest"]
 
 DEFAULT_CACHE = Path(".cache/k8s-api-docs")
 
@@ -70,6 +72,28 @@ def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
         raise SpecError("no such file or directory", Location(spec))
     document, sha = read_document(path, options.max_bytes)
     return load_document(document, spec, sha)
+
+
+def source_digest(spec: str, options: SourceOptions | None = None) -> str:
+    """sha256 of a source's bytes without parsing it (a directory: of its files' names and
+    digests), to tell whether a release's input changed. A URL is fetched (or read from the cache)."""
+    options = options or SourceOptions()
+    if spec.startswith(KV_PREFIX):
+        return hashlib.sha256(package_bytes(spec[len(KV_PREFIX) :])).hexdigest()
+    if spec.lower().startswith(("http://", "https://")):
+        url, _, pin = spec.partition("#sha256=")
+        return fetch(url, options.cache_dir / "downloads", offline=options.offline,
+                     sha256=pin or None, max_bytes=options.max_bytes).name
+    path = Path(spec)
+    if path.is_dir():
+        digest = hashlib.sha256()
+        for child in sorted(p for p in path.iterdir() if p.name.endswith((".json", ".json.gz"))):
+            data = read_bytes(child, options.max_bytes)
+            digest.update(f"{child.name}\0{hashlib.sha256(data).hexdigest()}\n".encode())
+        return digest.hexdigest()
+    if not path.exists():
+        raise SpecError("no such file or directory", Location(spec))
+    return hashlib.sha256(read_bytes(path, options.max_bytes)).hexdigest()
 
 
 def load_document(document: Any, origin: str, sha256: str = "") -> RawDocument:

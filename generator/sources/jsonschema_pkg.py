@@ -53,16 +53,20 @@ def available_versions() -> list[str]:
     return [f"{a}.{b}" for a, b in sorted(found)]
 
 
+def package_bytes(version: str) -> bytes:
+    """The raw ``_definitions.json`` of Kubernetes ``version`` in the package."""
+    if version not in available_versions():
+        raise UsageError(
+            f"{PREFIX}{version}: no such release in kubernetes-validate "
+            f"(has {', '.join(available_versions())})"
+        )
+    return (_schema_root() / f"v{version}.0-local" / "_definitions.json").read_bytes()
+
+
 def load_kubernetes_validate(version: str) -> RawDocument:
     """Definitions of Kubernetes ``version`` (``1.31``) from the package data."""
     origin = f"{PREFIX}{version}"
-    if version not in available_versions():
-        raise UsageError(
-            f"{origin}: no such release in kubernetes-validate "
-            f"(has {', '.join(available_versions())})"
-        )
-    entry = _schema_root() / f"v{version}.0-local" / "_definitions.json"
-    data = entry.read_bytes()
+    data = package_bytes(version)
     return load_jsonschema_document(json.loads(data), origin, hashlib.sha256(data).hexdigest())
 
 

@@ -94,7 +94,7 @@ def changes_path(plan: SitePlan, old_version: str, adjacent: bool) -> str:
     """``1.32/changes.md`` for the previous release of the site, else ``1.32/changes-from-1.29.md``."""
     from generator.views.site import version_dir
 
-    return plan.changes if adjacent else f"{plan.root}/changes-from-{version_dir(old_version)}.md"
+    return plan.changes if adjacent else plan.in_root(f"changes-from-{version_dir(old_version)}.md")
 
 
 def changes_page(diff: ApiDiff, path: str = "", new_plan: SitePlan | None = None,
@@ -107,7 +107,7 @@ def changes_page(diff: ApiDiff, path: str = "", new_plan: SitePlan | None = None
 
     def old_href(name: str, anchor: str = "") -> str | None:
         target = old_plan.page_of(name) if old_plan and name else None
-        return release_url(path, target) + anchor if target else None
+        return release_url(path, target, new_plan, old_plan) + anchor if target else None
 
     groups: dict[tuple[str, str], list[ModelEntry]] = {}
     for model in diff.models:

@@ -74,7 +74,8 @@ def published_url(page: str) -> str:
     return stem + "/"
 
 
-def release_url(from_page: str, to_page: str) -> str:
+def release_url(from_page: str, to_page: str, from_plan: SitePlan | None = None,
+                to_plan: SitePlan | None = None) -> str:
     """Relative URL from one published page to a page of ANOTHER release.
 
     Links between releases cannot be ``.md`` links: with one MkDocs site per release
@@ -82,14 +83,24 @@ def release_url(from_page: str, to_page: str) -> str:
     placed at their published directory URLs (``/<version>/<group>/<apiVersion>/<kind>/``), so
     the same relative URL works in the combined site and in per-release sites side by side.
     Links within one release stay ``.md`` links (``relative``), which MkDocs validates.
+    Give the plans of the pages when a release may sit at the docs root (``SitePlan.root == ""``,
+    the per-release sites of ``build-site``): its page paths then lack the release directory.
     """
-    url = relative(published_url(from_page) + "_", published_url(to_page) + "_")[:-1]
+    source = from_plan.site_url(from_page) if from_plan else published_url(from_page)
+    target = to_plan.site_url(to_page) if to_plan else published_url(to_page)
+    url = relative(source + "_", target + "_")[:-1]
     return url or "./"
 
 
 @dataclass
 class SitePlan:
-    """Page paths of one release, relative to the docs root (``1.31/resource/…/x.md``)."""
+    """Page paths of one release, relative to the docs root.
+
+    ``root`` is the release's directory inside the docs: ``1.31`` in the combined site
+    (``1.31/resource/…/x.md``) or ``""`` when the release is a site of its own
+    (``resource/…/x.md``, published under ``SITE/1.31/``). Either way a page is published at the
+    same site URL (``site_url``), so links between releases can be written once.
+    """
 
     version: str
     root: str
@@ -98,16 +109,26 @@ class SitePlan:
     group_dirs: dict[str, str] = field(default_factory=dict)
     """Group → its directory segment (decided by ``plan_site``)."""
 
+    def in_root(self, rest: str) -> str:
+        """``rest`` (``a/b.md``) inside the release's directory."""
+        return f"{self.root}/{rest}" if self.root else rest
+
     @property
     def home(self) -> str:
-        return f"{self.root}/index.md"
+        return self.in_root("index.md")
 
     @property
     def changes(self) -> str:
-        return f"{self.root}/changes.md"
+        return self.in_root("changes.md")
+
+    def site_url(self, page: str) -> str:
+        """URL of ``page`` relative to the published site root (``1.31/resource/…/x/``), the same
+        in the combined site and in the per-release sites of ``build-site``."""
+        inside = page[len(self.root) + 1 :] if self.root else page
+        return f"{version_dir(self.version)}/{published_url(inside)}"
 
     def group_dir(self, group: str) -> str:
-        return f"{self.root}/{self.group_dirs.get(group) or safe_segment(group)}"
+        return self.in_root(self.group_dirs.get(group) or safe_segment(group))
 
     def group_index(self, group: str) -> str:
         return f"{self.group_dir(group)}/index.md"
@@ -130,17 +151,20 @@ def _is_reserved(stem: str) -> bool:
     return stem.lower() in RESERVED or stem.lower().split(".")[0] in WINDOWS_DEVICES
 
 
-def plan_site(api: ApiSpec) -> SitePlan:
-    """Assign every group a directory and every model a page path; stable across runs."""
-    plan = SitePlan(api.version, version_dir(api.version))
+def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
+    """Assign every group a directory and every model a page path; stable across runs.
+
+    ``root`` defaults to the release directory (``1.31``); ``""`` puts the release at the docs root.
+    """
+    plan = SitePlan(api.version, version_dir(api.version) if root is None else root)
     taken: set[str] = set()
     """Lower-cased paths in use, directories as ``dir.md`` (what would clash with them)."""
     for group in sorted({m.group for m in api.models.values()}):
         segment = safe_segment(group)
-        if _is_reserved(segment) or f"{plan.root}/{segment}.md".lower() in taken:
+        if _is_reserved(segment) or plan.in_root(f"{segment}.md").lower() in taken:
             segment = f"{segment}-{_digest(group)}"
         plan.group_dirs[group] = segment
-        taken.add(f"{plan.root}/{segment}.md".lower())
+        taken.add(plan.in_root(f"{segment}.md").lower())
     for model in api.models.values():
         if model.api_version:
             taken.add(f"{plan.group_dir(model.group)}/{safe_segment(model.api_version)}.md".lower())

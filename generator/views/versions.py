@@ -103,7 +103,7 @@ class Releases:
             return None
         if to_version == from_version:
             return relative(from_page, target)
-        return release_url(from_page, target)
+        return release_url(from_page, target, self.plans[from_version], self.plans[to_version])
 
 
 def other_versions(model: Model, version: str, page: str, site: Releases) -> OtherVersions:

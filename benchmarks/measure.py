@@ -1,0 +1,104 @@
+"""Helpers of the benchmark scripts: run a command, report wall/CPU seconds and peak memory.
+
+Peak memory is sampled from /proc over the whole process tree (the sum of RSS of a command and
+all its descendants, every 50 ms), so parallel builds count together; the largest single process
+is also reported (``wait4`` rusage).
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("K8S_API_DOCS_SHARED", REPO.parent / "shared"))
+PAGE = 4096
+
+
+@dataclass(frozen=True)
+class Run:
+    wall: float
+    cpu: float
+    """user + sys seconds of the command and its children."""
+    peak_tree_mb: float
+    """Peak of the summed RSS of the process tree (at least the largest single process)."""
+    peak_process_mb: float
+    returncode: int
+    output: str
+
+
+def _children(pid: int) -> list[int]:
+    """Child processes of every thread of ``pid`` (a thread pool's subprocesses are children of
+    the thread that started them)."""
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(p) for p in (task / "children").read_text(encoding="ascii").split()]
+        except OSError:
+            continue
+    return found
+
+
+def _tree_rss(pid: int) -> int:
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        try:
+            with open(f"/proc/{current}/statm", encoding="ascii") as fh:
+                total += int(fh.read().split()[1]) * PAGE
+        except (OSError, IndexError, ValueError):
+            continue
+        stack.extend(_children(current))
+    return total
+
+
+def run(cmd: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: Path | None = None) -> Run:
+    """Run ``cmd`` to completion, sampling its tree's memory."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(list(cmd), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            env={**os.environ, **(env or {})}, cwd=cwd)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(proc.pid))
+            done.wait(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    assert proc.stdout is not None
+    output = proc.stdout.read().decode("utf-8", "replace")
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - start
+    done.set()
+    sampler.join()
+    process_peak = usage.ru_maxrss / 1024
+    return Run(wall, usage.ru_utime + usage.ru_stime, max(peak / 2**20, process_peak), process_peak,
+               proc.returncode, output)
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values)
+
+
+def cores() -> int:
+    return len(os.sched_getaffinity(0))
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def header(title: str) -> None:
+    print(f"# {title}")
+    print(f"# cores: {cores()}  load average at start: {load()}  (the machine is shared: wall times "
+          "include other users' load; CPU seconds do not)")

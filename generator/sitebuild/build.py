@@ -1,0 +1,159 @@
+"""Build every release as its own MkDocs site side by side, plus ``versions.json`` and a
+landing page at the root. Releases whose inputs did not change are not rebuilt."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from generator.errors import GeneratorError, UsageError
+from generator.pipeline import Release
+from generator.render.env import shipped_templates
+from generator.sitebuild.inputs import (
+    Manifest,
+    ManifestEntry,
+    SiteInputs,
+    page_set_digest,
+    release_dependencies,
+    release_key,
+    shape_digest,
+)
+from generator.sitebuild.landing import landing_page, versions_json
+from generator.sitebuild.presets import newest_first
+from generator.sitebuild.release_config import ParentConfig, release_config
+from generator.sitebuild.runner import BuildJob, BuildResult, default_jobs, run_builds
+from generator.sources import DEFAULT_CACHE, SourceOptions, source_digest
+from generator.views.site import version_dir
+from generator.writer import claim_dir, remove_dir, swap_dir, write_file
+
+STAGING_PREFIX = ".build-"
+
+
+@dataclass
+class BuildSiteOptions:
+    releases: list[Release]
+    out: Path
+    config_file: Path = Path("mkdocs.yml")
+    cache_dir: Path = DEFAULT_CACHE
+    offline: bool = False
+    jobs: int = field(default_factory=default_jobs)
+    force: bool = False
+    groups: Sequence[str] = ()
+    progress: bool = True
+
+
+@dataclass
+class BuildSummary:
+    out: Path
+    built: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)
+    pages_built: int = 0
+    pages_skipped: int = 0
+    seconds: float = 0.0
+
+    def line(self) -> str:
+        releases = len(self.built) + len(self.skipped)
+        return (f"{releases} release(s), {self.pages_built + self.pages_skipped:,} pages in "
+                f"{self.seconds:.1f} s: built {len(self.built)} ({self.pages_built:,} pages), "
+                f"skipped {len(self.skipped)} as unchanged ({self.pages_skipped:,} pages) → {self.out}")
+
+
+def html_pages(site: Path) -> list[str]:
+    """Pages of a built release: its HTML files, except the 404 page."""
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html") if p.name != "404.html")
+
+
+def build_site(options: BuildSiteOptions) -> BuildSummary:
+    start = time.perf_counter()
+    releases = {r.version: r for r in options.releases}
+    if not releases:
+        raise UsageError("no release to build")
+    if len(releases) != len(options.releases):
+        raise UsageError("a release is given twice")
+    for version in releases:
+        if version_dir(version) != version:
+            raise UsageError(f"release label {version!r} cannot be a directory name")
+    out = options.out.resolve()
+    cache_dir = options.cache_dir.resolve()
+    parent = ParentConfig.load(options.config_file)
+    template_dirs = tuple(d for d in (parent.template_dir(), shipped_templates()) if d)
+    site_digest = SiteInputs(parent.path, parent.docs_dir, template_dirs,
+                             tuple((r.version, r.spec) for r in options.releases),
+                             tuple(options.groups)).digest()
+    source_options = SourceOptions(cache_dir=cache_dir, offline=options.offline)
+    claim_dir(out)
+    manifest = Manifest(cache_dir / "build-site" / "manifest.json")
+    entries = manifest.entries(out)
+    previous = dict(entries)
+    digests = {v: source_digest(r.spec, source_options) for v, r in releases.items()}
+    shapes = {v: entries[v].shape if v in entries and entries[v].source == digests[v] and entries[v].shape
+              else shape_digest(r.spec, source_options) for v, r in releases.items()}
+    oldest_first = newest_first(list(releases))[::-1]
+    keys = {v: release_key(site_digest, v, digests[v],
+                           [digests[d] for d in release_dependencies(v, oldest_first)]
+                           + [f"{o}={shapes[o]}" for o in oldest_first if o != v])
+            for v in releases}
+    todo = [v for v in releases if options.force or v not in entries or entries[v].key != keys[v]
+            or not (out / v / "index.html").is_file()]
+    summary = BuildSummary(out)
+    site_releases = [releases[v] for v in oldest_first]
+
+    def build(versions: list[str]) -> None:
+        jobs = []
+        for version in versions:
+            work = cache_dir / "build-site" / version
+            config_file = work / "mkdocs.yml"
+            write_file(config_file, release_config(
+                parent, releases[version], site_releases, site_dir=out / f"{STAGING_PREFIX}{version}",
+                cache_dir=cache_dir, pages_dir=work / "pages", groups=list(options.groups)))
+            jobs.append(BuildJob(version, config_file))
+        with tqdm(total=len(jobs), desc="build-site", unit="release",
+                  disable=not options.progress or not jobs, leave=False) as bar:
+            def done(result: BuildResult) -> None:
+                bar.set_postfix_str(f"{result.version} {result.seconds:.1f} s")
+                bar.update(1)
+            results = run_builds(jobs, max(1, options.jobs), done)
+        failed = [r for r in results if not r.ok]
+        for result in failed:
+            remove_dir(out / f"{STAGING_PREFIX}{result.version}")
+            write_file(cache_dir / "build-site" / result.version / "build.log", result.output + "\n")
+        if failed:
+            details = "; ".join(f"{r.version}: {_last_error(r.output)}" for r in failed)
+            raise GeneratorError(f"mkdocs build failed for {details} (full output: "
+                                 f"{cache_dir / 'build-site' / failed[0].version / 'build.log'})")
+        for result in results:
+            swap_dir(out / f"{STAGING_PREFIX}{result.version}", out / result.version)
+            pages = html_pages(out / result.version)
+            entries[result.version] = ManifestEntry(keys[result.version], len(pages),
+                                                    page_set_digest(pages), digests[result.version],
+                                                    shapes[result.version])
+            summary.built.append(result.version)
+            summary.pages_built += len(pages)
+
+    build(todo)
+    moved = [v for v in todo if v in previous and previous[v].page_set != entries[v].page_set]
+    if moved:  # pages appeared or vanished: cross-release links of the other releases may change
+        build([v for v in releases if v not in todo])
+    for version in releases:
+        if version not in summary.built:
+            summary.skipped.append(version)
+            summary.pages_skipped += entries[version].pages
+    for version in sorted(set(entries) - set(releases)):
+        remove_dir(out / version)
+        del entries[version]
+    order = newest_first(list(releases))
+    write_file(out / "versions.json", versions_json(order))
+    write_file(out / "index.html", landing_page(parent.site_name, order))
+    manifest.save()
+    summary.seconds = time.perf_counter() - start
+    return summary
+
+
+def _last_error(output: str) -> str:
+    lines = [line for line in output.splitlines() if line.strip()]
+    errors = [line for line in lines if "ERROR" in line or "WARNING" in line or "Error" in line]
+    return (errors or lines or ["no output"])[-1]

@@ -1,0 +1,125 @@
+"""What a release site is built from, as one digest, and the manifest of the last builds.
+
+A release is rebuilt when its key changes. The key covers: the sha256 of its source, the
+generator (version and code), the templates, the MkDocs config it inherits, the hand-written
+pages, the MkDocs and Material versions, the list of releases in the site (pages link across
+releases) and the group filter.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+import generator
+from generator.digests import tree_digest
+from generator.sources import SourceOptions, load_source
+from generator.writer import write_file
+
+MANIFEST_FORMAT = 2
+
+
+def _dist_version(name: str) -> str:
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return "absent"
+
+
+@dataclass(frozen=True)
+class SiteInputs:
+    """Inputs every release of the site shares."""
+
+    config_file: Path
+    docs_dir: Path
+    template_dirs: tuple[Path, ...]
+    releases: tuple[tuple[str, str], ...]
+    """(version, source spec) of every release in the site."""
+    groups: tuple[str, ...] = ()
+
+    def digest(self) -> str:
+        parts = {
+            "generator": generator.__version__,
+            "generator_code": tree_digest([Path(generator.__file__).parent]),
+            "templates": tree_digest(self.template_dirs),
+            "config": tree_digest([self.config_file]),
+            "docs": tree_digest([self.docs_dir]),
+            "mkdocs": _dist_version("mkdocs"),
+            "material": _dist_version("mkdocs-material"),
+            "releases": [list(r) for r in self.releases],
+            "groups": list(self.groups),
+        }
+        return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def release_dependencies(version: str, oldest_first: Sequence[str]) -> list[str]:
+    """Other releases whose *content* the pages of ``version`` show: the previous release (its
+    changes page and the field changes noted on model pages diff against it). Every release also
+    shows the *shape* of all others (Other versions links, field since/removed in): see
+    ``shape_digest``."""
+    i = list(oldest_first).index(version)
+    return [oldest_first[i - 1]] if i > 0 else []
+
+
+def shape_digest(spec: str, options: SourceOptions) -> str:
+    """Digest of what other releases read from this one besides links to it: its definition
+    names and their property names (pages: Other versions; fields: since / removed in)."""
+    raw = load_source(spec, options)
+    shape = sorted((name, sorted(schema.get("properties") or {}))
+                   for name, schema in raw.definitions.items())
+    return hashlib.sha256(json.dumps(shape).encode()).hexdigest()
+
+
+def release_key(site_digest: str, version: str, source_sha256: str,
+                dependency_digests: Sequence[str] = ()) -> str:
+    text = "\0".join([site_digest, version, source_sha256, *dependency_digests])
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class ManifestEntry:
+    key: str
+    pages: int
+    page_set: str
+    """Digest of the release's page URLs: when it changes, pages of other releases that link
+    across releases may point at pages that no longer exist, so those are rebuilt too."""
+    source: str = ""
+    """sha256 of the source the release was built from."""
+    shape: str = ""
+    """``shape_digest`` of that source (reused while the source is unchanged)."""
+
+
+class Manifest:
+    """``{site directory: {version: entry}}`` in a JSON file of the cache directory."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.sites: dict[str, dict[str, ManifestEntry]] = {}
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return
+        if not isinstance(data, dict) or data.get("format") != MANIFEST_FORMAT:
+            return
+        for site, releases in data.get("sites", {}).items():
+            try:
+                self.sites[site] = {v: ManifestEntry(**e) for v, e in releases.items()}
+            except TypeError:
+                continue
+
+    def entries(self, site_dir: Path) -> dict[str, ManifestEntry]:
+        return self.sites.setdefault(str(site_dir.resolve()), {})
+
+    def save(self) -> None:
+        data = {"format": MANIFEST_FORMAT,
+                "sites": {site: {v: vars(e) for v, e in sorted(rel.items())}
+                          for site, rel in sorted(self.sites.items())}}
+        write_file(self.path, json.dumps(data, indent=1, sort_keys=True) + "\n")
+
+
+def page_set_digest(urls: Sequence[str]) -> str:
+    return hashlib.sha256("\n".join(sorted(urls)).encode()).hexdigest()

@@ -1,0 +1,87 @@
+"""Serve-time helpers: the release/group filter from the environment and the generation memo
+that lets ``mkdocs serve`` rebuilds re-render only releases whose inputs changed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from mkdocs.exceptions import PluginError
+
+from generator import pipeline
+from generator.pipeline import GenerationMemo, Release, generate
+from generator.plugin import K8sApiDocsPlugin
+from generator.render.env import shipped_templates
+
+
+def configured_plugin(**options: object) -> K8sApiDocsPlugin:
+    plugin = K8sApiDocsPlugin()
+    errors, _ = plugin.load_config({"versions": [{"version": "1.31"}, {"version": "1.32"}], **options})
+    assert errors == []
+    return plugin
+
+
+def test_env_filter_picks_one_release(monkeypatch: pytest.MonkeyPatch) -> None:
+    plugin = configured_plugin()
+    assert [r.version for r in plugin._selected_releases()] == ["1.31", "1.32"]
+    monkeypatch.setenv("K8S_API_DOCS_ONLY", "1.32")
+    assert [r.version for r in plugin._selected_releases()] == ["1.32"]
+    monkeypatch.setenv("K8S_API_DOCS_ONLY", "1.99")
+    with pytest.raises(PluginError, match=r"1\.99"):
+        plugin._selected_releases()
+
+
+def test_release_layout_needs_exactly_one_release() -> None:
+    with pytest.raises(PluginError, match="exactly one"):
+        configured_plugin(layout="release")._selected_releases()
+    assert [r.version for r in configured_plugin(layout="release", only=["1.31"])._selected_releases()] \
+        == ["1.31"]
+
+
+def test_memo_skips_rendering_when_no_input_changed(monkeypatch: pytest.MonkeyPatch,
+                                                     tmp_path: Path) -> None:
+    memo: GenerationMemo = {}
+    releases = [Release("1.31"), Release("1.32")]
+    first = generate(releases, groups=["node"], memo=memo)
+    calls: list[str] = []
+    real = pipeline.render_version
+
+    def counting(api: object, *args: object, **kwargs: object) -> dict[str, str]:
+        calls.append(api.version)  # type: ignore[attr-defined]
+        return real(api, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pipeline, "render_version", counting)
+    again = generate(releases, groups=["node"], memo=memo)
+    assert calls == [] and again.pages == first.pages
+    templates = tmp_path / "templates" / "pages"
+    templates.mkdir(parents=True)
+    model = (shipped_templates() / "pages" / "model.md.j2").read_text(encoding="utf-8")
+    (templates / "model.md.j2").write_text(model + "\nedited template\n", encoding="utf-8")
+    edited = generate(releases, groups=["node"], memo=memo, templates=tmp_path / "templates")
+    assert calls == ["1.31", "1.32"]
+    assert "edited template" in edited.pages["1.31/node/v1/overhead.md"]
+    calls.clear()
+    only = generate([Release("1.32")], groups=["node"], memo=memo, siblings=releases,
+                    templates=tmp_path / "templates")
+    assert calls == ["1.32"] and len(memo) == 1
+    assert "../../../1.31/node/v1/overhead/" in only.pages["1.32/node/v1/overhead.md"]
+
+
+def test_dirty_serve_notice_does_not_trip_strict_mode() -> None:
+    import logging
+
+    from mkdocs.utils import CountHandler
+
+    counter = CountHandler()
+    counter.setLevel(logging.WARNING)
+    mkdocs_logger = logging.getLogger("mkdocs")
+    mkdocs_logger.addHandler(counter)
+    try:
+        K8sApiDocsPlugin().on_startup(command="serve", dirty=True)
+        build_logger = logging.getLogger("mkdocs.commands.build")
+        build_logger.warning("A 'dirty' build is being performed, this will likely lead to ...")
+        assert counter.get_counts() == []
+        build_logger.warning("some other warning")
+        assert counter.get_counts() == [("WARNING", 1)]
+    finally:
+        mkdocs_logger.removeHandler(counter)
