@@ -14,7 +14,6 @@ import re
 
 _URL = re.compile(r"https?://[^\s<>\"'`|\\\[\]{}]+", re.IGNORECASE)
 _CODE = re.compile(r"`([^`\n]+)`")
-_SPECIAL = re.compile(r"[&<>\"\\`*_{}\[\]#|~^=+!]|\x00")
 _LINE_START = re.compile(r"^(\s*)(\d+)([.)])", re.MULTILINE)
 _BULLET = re.compile(r"^\s*[-*•]\s+(.*)$")
 
@@ -29,6 +28,8 @@ def _link(url: str) -> tuple[str, str]:
 
 
 def _inline_parts(text: str) -> str:
+    if "`" not in text and "://" not in text:
+        return text.translate(_TABLE)
     out: list[str] = []
     pos = 0
     tokens = sorted(
@@ -50,14 +51,12 @@ def _inline_parts(text: str) -> str:
     return "".join(out)
 
 
-def _entity(match: re.Match[str]) -> str:
-    char = match.group(0)
-    return "\ufffd" if char == "\x00" else f"&#{ord(char)};"
+_TABLE = {ord(ch): f"&#{ord(ch)};" for ch in "&<>\"\\`*_{}[]#|~^=+!"} | {0: "\ufffd"}
 
 
 def _entities(text: str) -> str:
     """Replace every character Markdown or HTML could act on by a numeric entity."""
-    return _SPECIAL.sub(_entity, text)
+    return text.translate(_TABLE)
 
 
 _escape_fragment = _entities

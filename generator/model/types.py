@@ -7,6 +7,7 @@ Plain frozen data. ``ApiSpec.to_dict`` is the documented, stable ``export`` sche
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 EXPORT_SCHEMA_VERSION = 1
@@ -174,7 +175,8 @@ class ApiSpec:
     """Definition name → model, sorted by name."""
     sha256: str = ""
 
-    def groups(self) -> dict[str, dict[str, list[Model]]]:
+    @cached_property
+    def tree(self) -> dict[str, dict[str, list[Model]]]:
         """group → API version → models (sorted by kind), groups and versions in display order."""
         from generator.model.gvk import api_version_sort_key
 

@@ -6,9 +6,11 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote
 
-from generator.errors import Location, SpecError, pointer
+from generator.errors import Location, SpecError, escape_pointer_token, pointer
 
 MAX_DEPTH = 64
+_VERBATIM = frozenset({"x-kubernetes-unions", "readOnly", "example", "x-kubernetes-embedded-resource",
+                       "x-kubernetes-preserve-unknown-fields", "x-kubernetes-int-or-string"})
 PRIMITIVES = frozenset({"string", "integer", "number", "boolean", "object", "array"})
 
 
@@ -90,8 +92,10 @@ def canonicalize(schema: Any, dialect: Dialect, at: str, depth: int = 0) -> dict
     _expect(schema, dict, "a schema", src, at)
     out: dict[str, Any] = {}
     for key, value in schema.items():
-        here = at + pointer(key)
-        if key == "$ref":
+        here = f"{at}/{key}"
+        if key in _VERBATIM:
+            out[key] = value
+        elif key == "$ref":
             out["$ref"] = ref_name(value, dialect, here)
         elif key == "type":
             if isinstance(value, list):
@@ -112,14 +116,14 @@ def canonicalize(schema: Any, dialect: Dialect, at: str, depth: int = 0) -> dict
                     out.update(union)
                     continue
             out[key] = [
-                canonicalize(item, dialect, here + pointer(i), depth + 1)
+                canonicalize(item, dialect, f"{here}/{i}", depth + 1)
                 for i, item in enumerate(value)
             ]
         elif key == "properties":
             _expect(value, dict, "properties", src, here)
             out["properties"] = {
                 _expect(name, str, "a property name", src, here): canonicalize(
-                    sub, dialect, here + pointer(name), depth + 1
+                    sub, dialect, f"{here}/{escape_pointer_token(name)}", depth + 1
                 )
                 for name, sub in value.items()
             }

@@ -21,6 +21,8 @@ class FeatureGate:
 
 def feature_gates(description: str) -> tuple[FeatureGate, ...]:
     """Gates named in ``description``; the stage comes from the sentence that names the gate."""
+    if "feature" not in description:
+        return ()
     found: dict[str, str] = {}
     for sentence in re.split(r"(?<=[.!?])\s+|\n+", description):
         names = [m.group(1) for m in _GATE.finditer(sentence)]

@@ -19,7 +19,7 @@ def nav_title(text: str) -> str:
 def release_nav(api: ApiSpec, plan: SitePlan) -> dict[str, list[NavItem]]:
     """``{"Kubernetes 1.31": [home, {group: [index, {version: [index, {Kind: page}…]}]}]}``."""
     groups: list[NavItem] = [plan.home]
-    for group, versions in api.groups().items():
+    for group, versions in api.tree.items():
         group_items: list[NavItem] = [plan.group_index(group)]
         for api_version, models in versions.items():
             model_items = [{nav_title(m.kind): plan.model_pages[m.name]} for m in models]

@@ -111,7 +111,7 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
 def _group_views(api: ApiSpec, plan: SitePlan, page: str,
                  only_group: str | None = None, only_version: str | None = None) -> list[GroupView]:
     groups = []
-    for group, versions in api.groups().items():
+    for group, versions in api.tree.items():
         if only_group is not None and group != only_group:
             continue
         version_views = []
@@ -134,7 +134,7 @@ def index_pages(api: ApiSpec, plan: SitePlan) -> list[IndexPage]:
     """Version home, one page per group and one per API version."""
     pages = [IndexPage(plan.home, api.version, f"Kubernetes {api.version}",
                        _group_views(api, plan, plan.home))]
-    for group, versions in api.groups().items():
+    for group, versions in api.tree.items():
         gpath = plan.group_index(group)
         pages.append(IndexPage(gpath, api.version, group,
                                _group_views(api, plan, gpath, only_group=group),

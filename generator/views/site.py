@@ -9,7 +9,6 @@ be changed, or that collides with another (case-insensitively), gets a short dig
 from __future__ import annotations
 
 import hashlib
-import posixpath
 import re
 from dataclasses import dataclass, field
 
@@ -44,8 +43,18 @@ def version_dir(version: str) -> str:
 
 
 def relative(from_page: str, to_page: str) -> str:
-    """Relative Markdown link from one page path to another (both relative to the docs root)."""
-    return posixpath.relpath(to_page, posixpath.dirname(from_page) or ".")
+    """Relative Markdown link from one page path to another (both relative to the docs root).
+
+    Both paths are normalized ``a/b/c.md`` forms made by ``SitePlan``, so plain segment
+    arithmetic suffices (``posixpath.relpath`` is ~10x slower and this runs per link).
+    """
+    src = from_page.split("/")[:-1]
+    dst = to_page.split("/")
+    common = 0
+    limit = min(len(src), len(dst) - 1)
+    while common < limit and src[common] == dst[common]:
+        common += 1
+    return "/".join([".."] * (len(src) - common) + dst[common:])
 
 
 @dataclass

@@ -1,0 +1,26 @@
+"""The wheel carries the templates, and the installed package finds them."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import zipfile
+
+from conftest import REPO
+
+
+def test_wheel_contains_templates(tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+         "-w", str(tmp_path), str(REPO)],
+        capture_output=True, text=True, check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    wheel = next(tmp_path.glob("k8s_api_docs-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "generator/_templates/pages/model.md.j2" in names
+    assert "generator/_templates/partials/property_table.md.j2" in names
+    assert "generator/plugin.py" in names
+    entry_points = next(n for n in names if n.endswith("entry_points.txt"))
+    text = zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "k8s-api-docs = generator.plugin:K8sApiDocsPlugin" in text

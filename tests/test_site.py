@@ -1,0 +1,34 @@
+"""The default site, built for real with ``mkdocs build --strict``."""
+
+from __future__ import annotations
+
+import statistics
+
+import pytest
+from linkcheck import broken_links
+
+
+@pytest.mark.slow
+def test_strict_build_has_no_broken_internal_links(built_site):
+    assert (built_site / "1.31/resource/v1alpha3/resourceClaimStatus/index.html").is_file()
+    assert (built_site / "1.32/resource/v1beta1/resourceClaimStatus/index.html").is_file()
+    assert not (built_site / "1.31/resource/v1beta1").exists()
+    broken = broken_links(built_site)
+    assert broken == [], broken[:20]
+
+
+@pytest.mark.slow
+def test_pages_are_pruned_and_small(built_site):
+    """navigation.prune keeps every page small (no whole-site nav in each page)."""
+    sizes = [p.stat().st_size for p in built_site.rglob("index.html")]
+    assert len(sizes) > 1300
+    assert statistics.median(sizes) < 80_000
+
+
+@pytest.mark.slow
+def test_built_model_page_content(built_site):
+    html = (built_site / "1.31/resource/v1alpha3/resourceClaimStatus/index.html").read_text()
+    assert 'id="field-deallocationrequested"' in html
+    assert 'href="../allocationResult/"' in html
+    assert "DRAControlPlaneController" in html
+    assert "at most 32 such reservations" in html
