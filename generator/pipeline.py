@@ -12,6 +12,7 @@ from generator.model.types import ApiSpec
 from generator.render.env import make_env
 from generator.render.pages import SectionHook, render_version
 from generator.sources import SourceOptions, default_source, load_source
+from generator.views.example_sections import ExampleSections
 from generator.views.nav import release_nav
 from generator.views.site import SitePlan, plan_site
 
@@ -67,7 +68,8 @@ def select_groups(api: ApiSpec, groups: Sequence[str]) -> ApiSpec:
 
 def default_hooks() -> list[SectionHook]:
     """Sections every model page gets, in page order."""
-    return []
+    examples = ExampleSections()
+    return [examples.python, examples.example]
 
 
 def generate(

@@ -200,7 +200,7 @@ def test_sample_values_are_plausible(api_131: ApiSpec, examples: dict[str, dict[
     schema_props = examples["1.31"][
         "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"]
     assert "_not=client.V1JSONSchemaProps(" in schema_props.python
-    assert "ref=" in schema_props.python and "$ref:" in schema_props.yaml
+    assert "ref=" in schema_props.python and "$ref" in schema_props.data
     assert dns_label("ResourceClaimStatus") == "resource-claim-status"
 
 

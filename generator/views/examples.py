@@ -8,9 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-import yaml
-
 from generator.model.types import ApiSpec
+from generator.views import yaml_text
 from generator.views.python_names import PythonNames, attribute_name
 from generator.views.samples import Sample, SampleBuilder
 
@@ -32,9 +31,7 @@ class Example:
 
 
 def to_yaml(data: Any) -> str:
-    text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False,
-                          width=1000)
-    return text.removesuffix("...\n")
+    return yaml_text.dump(data)
 
 
 class PythonRenderer:
@@ -42,12 +39,15 @@ class PythonRenderer:
 
     def __init__(self, names: PythonNames) -> None:
         self.names = names
+        self._flat: dict[int, str] = {}
 
     def snippet(self, sample: Sample, variable: str) -> str:
-        uses_time = _has_time(sample)
         body = f"{variable} = " + self.expr(sample, len(variable) + 3, 0)
-        head = ("import datetime\n\n" if uses_time else "") + "from kubernetes import client\n\n"
-        return head + body + "\n"
+        self._flat.clear()
+        imports = ["import datetime"] if _has_kind(sample, "time") else []
+        if _has_kind(sample, "model"):
+            imports.append("from kubernetes import client")
+        return "".join(line + "\n\n" for line in imports) + body + "\n"
 
     def expr(self, sample: Sample, used: int, depth: int) -> str:
         """The expression of ``sample``, on one line when it fits after ``used`` characters."""
@@ -63,6 +63,13 @@ class PythonRenderer:
         return "\n".join(lines)
 
     def flat(self, sample: Sample) -> str:
+        """One-line form (memoized for the snippet being rendered: samples live until then)."""
+        key = id(sample)
+        if key not in self._flat:
+            self._flat[key] = self._flat_text(sample)
+        return self._flat[key]
+
+    def _flat_text(self, sample: Sample) -> str:
         opener, closer = self.brackets(sample)
         parts = self.parts(sample)
         if not opener:
@@ -93,9 +100,9 @@ class PythonRenderer:
         return _py(sample.value)
 
 
-def _has_time(sample: Sample) -> bool:
-    return sample.kind == "time" or any(_has_time(v) for _, v in sample.entries) or any(
-        _has_time(i) for i in sample.items)
+def _has_kind(sample: Sample, kind: str) -> bool:
+    return sample.kind == kind or any(_has_kind(v, kind) for _, v in sample.entries) or any(
+        _has_kind(i, kind) for i in sample.items)
 
 
 def _datetime(text: str) -> str:

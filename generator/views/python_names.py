@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 
@@ -34,6 +35,7 @@ CLIENT_MODULE = "client"
 """How snippets refer to the client package: ``from kubernetes import client``."""
 
 
+@lru_cache(maxsize=8192)
 def attribute_name(json_name: str) -> str:
     """The client's attribute for a JSON property: ``reservedFor`` → ``reserved_for``."""
     name = json_name
