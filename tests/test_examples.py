@@ -11,11 +11,14 @@ import kubernetes_validate
 import pytest
 import yaml
 from clients import probe
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from kubernetes_validate.utils import schema_contents
 from referencing import Registry, Resource
 
 from generator.markup import fence
 from generator.model.types import ApiSpec
+from generator.views import yaml_text
 from generator.views.examples import Example, ExampleBuilder
 from generator.views.samples import Sample, SampleBuilder, dns_label
 
@@ -225,3 +228,52 @@ def test_fence_is_longer_than_any_backtick_run(content: str) -> None:
     longest = max((len(r) for r in re.findall(r"`+", content)), default=0)
     assert opener == "`" * max(3, longest + 1) + "yaml"
     assert fenced.endswith("\n" + opener[: len(opener) - 4] + "\n")
+
+
+TRICKY = ["yes", "no", "on", "off", "null", "~", "", "1e3", "0x1F", "0o17", "1_000", ".inf", "-.nan",
+          "2024-01-15", "2024-01-15T10:00:00Z", "12:30", "- item", "a: b", "key:", "#note", "a #b",
+          "*alias", "&anchor", "!tag", "%directive", "@at", "`tick", "{a}", "[a]", "'q'", '"q"',
+          "multi\nline", " lead", "trail ", "tab\there", "ünïcode", "\u2028", "=", "<<", "?", "|", ">"]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_yaml_text_reads_back_every_string(text: str) -> None:
+    data = {text: [text, {text: text}], "n": [1, 0.5, True, None, {}, []]}
+    assert yaml.safe_load(yaml_text.dump(data)) == data
+    assert yaml.safe_load(yaml_text.dump(text)) == text
+
+
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=12))
+@settings(max_examples=150, deadline=None)
+def test_yaml_text_round_trips_any_json(data: Any) -> None:
+    assert yaml.safe_load(yaml_text.dump(data)) == data
+
+
+def test_model_pages_show_python_and_example_sections(default_pages: Any,
+                                                       examples: dict[str, dict[str, Example]]) -> None:
+    pages = default_pages.pages
+    for release, page in (("1.31", "1.31/resource/v1alpha3/resourceClaimStatus.md"),
+                          ("1.32", "1.32/resource/v1beta1/resourceClaimStatus.md")):
+        text = pages[page]
+        example = examples[release][CLAIM_STATUS[release]]
+        assert "\n## Python\n" in text and "\n## Example\n" in text
+        assert text.index("## Properties") < text.index("## Python") < text.index("## Example")
+        assert '=== "YAML"' in text and '=== "Python"' in text
+        blocks = re.findall(r"\n    (`{3,})yaml\n(.*?)\n    \1\n", text, re.S)
+        assert len(blocks) == 1
+        shown = "\n".join(line[4:] for line in blocks[0][1].split("\n"))
+        assert yaml.safe_load(shown) == example.data
+        assert f"kubernetes=={release.split('.')[1]}.*" in text
+    status_131 = pages["1.31/resource/v1alpha3/resourceClaimStatus.md"]
+    assert "[<code>deallocation&#95;requested</code>](#field-deallocationrequested) | bool |" in status_131
+    assert "list&#91;[V1alpha3ResourceClaimConsumerReference](resourceClaimConsumerReference.md)&#93;" \
+        in status_131
+    status_132 = pages["1.32/resource/v1beta1/resourceClaimStatus.md"]
+    assert "[<code>devices</code>](#field-devices) | list&#91;[V1beta1AllocatedDeviceStatus]" in status_132
+    quantity = pages["1.31/common/quantity.md"]
+    assert "has no class for Quantity: it uses a plain <code>str</code>" in quantity
+    pod_status = pages["1.32/core/v1/podStatus.md"]
+    assert "[<code>pod&#95;i&#95;ps</code>](#field-podips) | list&#91;[V1PodIP](podIP.md)&#93;" in pod_status

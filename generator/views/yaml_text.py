@@ -14,6 +14,8 @@ from typing import Any
 import yaml
 
 _SIMPLE = re.compile(r"^[A-Za-z0-9/][A-Za-z0-9._/-]*(:[A-Za-z0-9._/-]+)*$")
+_UNPRINTABLE = re.compile(r"[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029\ufeff]")
+"""What a YAML reader refuses or a JSON escape does not cover (JSON escapes the C0 controls)."""
 _STR_TAG = "tag:yaml.org,2002:str"
 _RESOLVER = yaml.resolver.Resolver()
 
@@ -23,7 +25,13 @@ def scalar_text(value: str) -> str:
     """A string as a YAML scalar: plain when unambiguous, else double-quoted."""
     if _SIMPLE.match(value) and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR_TAG:
         return value
-    return json.dumps(value, ensure_ascii=False)
+    quoted = json.dumps(value, ensure_ascii=False)
+    return quoted if quoted.isprintable() else _UNPRINTABLE.sub(_escape, quoted)
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def _scalar(value: Any) -> str:
