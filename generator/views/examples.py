@@ -1,5 +1,5 @@
-"""Renderings of one sample object: YAML (the wire format) and Python constructor calls of the
-official client. All renderings of a model show the same ``Sample``."""
+"""Renderings of one sample object: YAML (the wire format), Python constructor calls of the
+official client, Jsonnet builder calls of k8s-libsonnet. All show the same ``Sample``."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from typing import Any
 
 from generator.model.types import ApiSpec
 from generator.views import yaml_text
+from generator.views.jsonnet_example import JsonnetRenderer
 from generator.views.python_names import PythonNames, attribute_name
 from generator.views.samples import Sample, SampleBuilder
 
@@ -144,10 +145,13 @@ class ExampleBuilder:
         self.names = names or PythonNames(api)
         self.samples = SampleBuilder(api)
         self.python = PythonRenderer(self.names)
+        self.jsonnet = JsonnetRenderer(api)
 
     def example(self, name: str) -> Example:
         model = self.api.models[name]
         sample = self.samples.sample(name)
         variable = python_variable(model.kind)
-        return Example(name=name, data=sample.data(), yaml=to_yaml(sample.data()),
-                       python=self.python.snippet(sample, variable), python_variable=variable)
+        data = sample.data()
+        return Example(name=name, data=data, yaml=to_yaml(data),
+                       python=self.python.snippet(sample, variable), python_variable=variable,
+                       jsonnet=self.jsonnet.snippet(sample))
