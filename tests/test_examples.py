@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from datetime import datetime
 from typing import Any
@@ -19,6 +20,7 @@ from referencing import Registry, Resource
 
 from generator.markup import fence
 from generator.model.types import ApiSpec
+from generator.pipeline import Release, generate
 from generator.views import yaml_text
 from generator.views.builders import builder_index
 from generator.views.examples import Example, ExampleBuilder
@@ -332,3 +334,39 @@ def test_jsonnet_reaches_keyword_members() -> None:
     assert member(("core", "v1", "persistentVolumeSpec", "local", "withPath")) == \
         ".core.v1.persistentVolumeSpec['local'].withPath"
     assert string("it's") == '"it\'s"' and string("plain") == "'plain'"
+
+
+def test_spec_text_cannot_break_out_of_a_snippet_fence(tmp_path: Any) -> None:
+    """Enum values and property names are spec text: whatever they hold stays inside the fences."""
+    hostile = "x ```` y\n## heading <script>alert(1)</script>"
+    spec = {"swagger": "2.0", "info": {"title": "t", "version": "v"}, "definitions": {
+        "io.example.api.zoo.v1.Cage": {
+            "type": "object",
+            "properties": {
+                "door": {"type": "string", "enum": [hostile]},
+                "size": {"type": "integer"},
+                "notes": {"type": "object", "additionalProperties": {"type": "string"}},
+            },
+        },
+    }}
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(spec))
+    site = generate([Release("hostile", str(path))])
+    page = next(text for name, text in site.pages.items() if name.endswith("/cage.md"))
+    blocks = re.findall(r"\n    (`{3,})(yaml|python)\n(.*?)\n    \1\n", page, re.S)
+    assert [b[1] for b in blocks] == ["yaml", "python"]
+    assert all(len(fence) == 5 for fence, _, _ in blocks)
+    shown = yaml.safe_load("\n".join(line[4:] for line in blocks[0][2].split("\n")))
+    assert shown == {"door": hostile, "notes": {"example-key": "example-notes"}, "size": 1}
+    scope: dict[str, Any] = {}
+    python = "\n".join(line[4:] for line in blocks[1][2].split("\n"))
+    exec(compile(python.replace("from kubernetes import client", ""), "cage", "exec"),
+         {"client": _Recorder()}, scope)
+    assert scope["cage"] == {"door": hostile, "notes": {"example-key": "example-notes"}, "size": 1}
+
+
+class _Recorder:
+    """Stands in for ``kubernetes.client``: every class records its keyword arguments."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda **kwargs: kwargs
