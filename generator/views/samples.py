@@ -47,6 +47,12 @@ KIND_STRINGS = {
     "Container.name": "app",
     "PodSpec.restartPolicy": "Always",
     "Event.type": "Normal",
+    "ContainerResizePolicy.resourceName": "cpu",
+    "ContainerResizePolicy.restartPolicy": "NotRequired",
+    "HPAScalingRules.selectPolicy": "Max",
+    "MetricSpec.type": "Resource",
+    "MetricStatus.type": "Resource",
+    "IngressSpec.ingressClassName": "nginx",
 }
 """Plausible strings for ``Kind.property`` where the property name alone says too little."""
 
@@ -64,7 +70,8 @@ STRINGS = {
     "dnsPolicy": "ClusterFirst", "fsType": "ext4", "effect": "NoSchedule", "phase": "Running",
     "scheme": "HTTP", "user": "example-user", "username": "example-user", "selfLink": "/api/v1/pods",
     "continue": "example-token", "description": "An example.", "command": "sh", "args": "--help",
-    "fieldPath": "metadata.name", "port": "http", "uid": UID, "caBundle": BASE64,
+    "fieldPath": "metadata.name", "terminationMessagePath": "/dev/termination-log",
+    "terminationMessagePolicy": "File", "workingDir": "/app", "port": "http", "uid": UID, "caBundle": BASE64,
 }
 """Plausible strings for common property names (the rest are derived from the name)."""
 INTEGERS = {"replicas": 3, "priority": 1000, "weight": 100, "minReplicas": 1, "maxReplicas": 5,

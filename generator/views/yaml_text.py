@@ -13,7 +13,9 @@ from typing import Any
 
 import yaml
 
-_SIMPLE = re.compile(r"^[A-Za-z0-9/][A-Za-z0-9._/-]*(:[A-Za-z0-9._/-]+)*$")
+_SIMPLE = re.compile(r"^[A-Za-z0-9/][A-Za-z0-9._/=-]*(:[A-Za-z0-9._/=-]+)*$"
+                     r"|^[A-Za-z0-9][A-Za-z0-9.,_/ -]*[A-Za-z0-9.]$")
+"""Plain-safe shapes: no leading indicator, ``:`` only inside a word, spaces only without ``:``."""
 _UNPRINTABLE = re.compile(r"[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029\ufeff]")
 """What a YAML reader refuses or a JSON escape does not cover (JSON escapes the C0 controls)."""
 _STR_TAG = "tag:yaml.org,2002:str"
