@@ -345,6 +345,7 @@ def test_spec_text_cannot_break_out_of_a_snippet_fence(tmp_path: Any) -> None:
             "properties": {
                 "door": {"type": "string", "enum": [hostile]},
                 "size": {"type": "integer"},
+                "odd`name$": {"type": "boolean"},
                 "notes": {"type": "object", "additionalProperties": {"type": "string"}},
             },
         },
@@ -357,12 +358,14 @@ def test_spec_text_cannot_break_out_of_a_snippet_fence(tmp_path: Any) -> None:
     assert [b[1] for b in blocks] == ["yaml", "python"]
     assert all(len(fence) == 5 for fence, _, _ in blocks)
     shown = yaml.safe_load("\n".join(line[4:] for line in blocks[0][2].split("\n")))
-    assert shown == {"door": hostile, "notes": {"example-key": "example-notes"}, "size": 1}
+    assert shown == {"door": hostile, "notes": {"example-key": "example-notes"}, "odd`name$": True,
+                     "size": 1}
     scope: dict[str, Any] = {}
     python = "\n".join(line[4:] for line in blocks[1][2].split("\n"))
     exec(compile(python.replace("from kubernetes import client", ""), "cage", "exec"),
          {"client": _Recorder()}, scope)
-    assert scope["cage"] == {"door": hostile, "notes": {"example-key": "example-notes"}, "size": 1}
+    assert scope["cage"] == {"door": hostile, "notes": {"example-key": "example-notes"}, "oddname": True,
+                             "size": 1}
 
 
 class _Recorder:

@@ -30,6 +30,8 @@ RESERVED_WORDS = frozenset({
 _ACRONYM_WORD = re.compile(r"([A-Z]+)([A-Z][a-z])")
 _WORD_START = re.compile(r"([a-z\d])([A-Z])")
 _ALL_UPPER = re.compile(r"^[A-Z_]*$")
+_SEPARATORS = re.compile(r"[\[(.\-| /\\]")
+_NON_WORD = re.compile(r"[^A-Za-z0-9_]")
 _NAME_PARTS = re.compile(r"[^A-Za-z0-9]+")
 CLIENT_MODULE = "client"
 """How snippets refer to the client package: ``from kubernetes import client``."""
@@ -37,16 +39,19 @@ CLIENT_MODULE = "client"
 
 @lru_cache(maxsize=8192)
 def attribute_name(json_name: str) -> str:
-    """The client's attribute for a JSON property: ``reservedFor`` → ``reserved_for``."""
-    name = json_name
+    """The client's attribute for a JSON property: ``reservedFor`` → ``reserved_for``.
+
+    openapi-generator's ``sanitizeName`` (separators → ``_``, other non-word characters such as
+    ``$`` dropped), then ``underscore``; leading ``_`` dropped, reserved words get one back."""
+    name = json_name.replace("[]", "")
+    name = _SEPARATORS.sub("_", name.replace("]", "").replace(")", ""))
+    name = _NON_WORD.sub("", name)
     if _ALL_UPPER.match(name):
         name = name.lower()
-    name = name.replace(".", "/").replace("$", "__")
     name = _ACRONYM_WORD.sub(r"\1_\2", name)
     name = _WORD_START.sub(r"\1_\2", name)
-    name = name.replace("-", "_").replace(" ", "_").lower()
-    name = name.lstrip("_")
-    if name in RESERVED_WORDS or name[:1].isdigit():
+    name = name.lower().lstrip("_")
+    if name in RESERVED_WORDS or name[:1].isdigit() or not name:
         name = "_" + name
     return name
 
