@@ -70,23 +70,13 @@ def literal(value: object, indent: str = "") -> str:
     return string(str(value))
 
 
-@dataclass(frozen=True, slots=True)
-class _Lookup:
-    """An index's functions and objects by JSON target."""
-
-    setters: dict[tuple[str, ...], BuilderFunction]
-    objects: dict[tuple[str, ...], BuilderObject]
-
-    @classmethod
-    def of(cls, index: BuilderIndex) -> _Lookup:
-        setters: dict[tuple[str, ...], BuilderFunction] = {}
-        objects: dict[tuple[str, ...], BuilderObject] = {}
-        for _, entry in index.entries():
-            if isinstance(entry, BuilderObject):
-                objects.setdefault(entry.target, entry)
-            elif entry.kind == "with":
-                setters.setdefault(entry.target, entry)
-        return cls(setters, objects)
+def _level(obj: BuilderObject) -> dict[str, BuilderFunction | BuilderObject]:
+    """The members of one level by the field they act on: its ``withX`` setter or its ``obj``."""
+    out: dict[str, BuilderFunction | BuilderObject] = {}
+    for entry in obj.members:
+        if isinstance(entry, BuilderObject) or entry.kind == "with":
+            out.setdefault(entry.target[-1], entry)
+    return out
 
 
 class JsonnetRenderer:
@@ -95,23 +85,29 @@ class JsonnetRenderer:
     def __init__(self, api: ApiSpec) -> None:
         self.api = api
         self.planner = planner_for(api)
-        self._indexes: dict[str, tuple[BuilderIndex, _Lookup] | None] = {}
+        self._indexes: dict[str, BuilderIndex | None] = {}
+        self._levels: dict[int, tuple[BuilderObject, dict[str, BuilderFunction | BuilderObject]]] = {}
 
-    def index(self, name: str) -> tuple[BuilderIndex, _Lookup] | None:
+    def index(self, name: str) -> BuilderIndex | None:
         if name not in self._indexes:
             model = self.api.models.get(name)
-            index = self.planner.index(model) if model is not None else None
-            self._indexes[name] = (index, _Lookup.of(index)) if index is not None else None
+            self._indexes[name] = self.planner.index(model) if model is not None else None
         return self._indexes[name]
+
+    def level(self, obj: BuilderObject) -> dict[str, BuilderFunction | BuilderObject]:
+        """``_level`` memoized (the planner shares subtrees such as ObjectMeta between indexes)."""
+        found = self._levels.get(id(obj))
+        if found is None or found[0] is not obj:
+            found = self._levels[id(obj)] = (obj, _level(obj))
+        return found[1]
 
     def snippet(self, sample: Sample) -> str:
         """The whole snippet, or ``""`` when k8s-libsonnet has no functions for this model."""
         if sample.kind != "model":
             return ""
-        found = self.index(sample.model)
-        if found is None:
+        index = self.index(sample.model)
+        if index is None:
             return ""
-        index, _ = found
         alias = index.library_path.rsplit(".", 1)[-1]
         if alias in JSONNET_KEYWORDS or alias == "k" or not _IDENTIFIER.match(alias):
             alias = "this"
@@ -123,7 +119,8 @@ class JsonnetRenderer:
     # -- builder expressions ---------------------------------------------------------------
     def parts(self, sample: Sample, prefix: str, top: bool = False) -> list[str]:
         """The calls (``prefix.withX(...)``) and plain objects that together build ``sample``."""
-        index, lookup = self.index(sample.model)  # type: ignore[misc]
+        index = self.index(sample.model)
+        assert index is not None
         entries = dict(sample.entries)
         calls: list[str] = []
         skip: set[tuple[str, ...]] = set()
@@ -135,29 +132,30 @@ class JsonnetRenderer:
                 calls.append(f"{prefix}.new({string(name.value)})")
                 skip = {("apiVersion",), ("kind",), ("metadata", "name")}
         plain: dict[str, object] = {}
-        self._walk(sample, (), prefix, lookup, skip, calls, plain)
+        self._walk(sample, (), prefix, index.root, skip, calls, plain)
         if plain:
             calls.append(_merge_literal(plain))
         return calls
 
-    def _walk(self, node: Sample, path: tuple[str, ...], prefix: str, lookup: _Lookup,
+    def _walk(self, node: Sample, path: tuple[str, ...], prefix: str, obj: BuilderObject,
               skip: set[tuple[str, ...]], calls: list[str], plain: dict[str, object]) -> None:
+        level = self.level(obj)
         for name, value in node.entries:
             target = (*path, name)
             if target in skip:
                 continue
-            setter = lookup.setters.get(target)
-            if setter is not None:
-                calls.append(f"{prefix}{member((*setter.path, setter.name))}({self.value(value, '  ')})")
-            elif target in lookup.objects and value.kind == "model" and value.entries:
-                self._walk(value, target, prefix, lookup, skip, calls, plain)
+            entry = level.get(name)
+            if isinstance(entry, BuilderFunction):
+                calls.append(f"{prefix}{member((*entry.path, entry.name))}({self.value(value, '  ')})")
+            elif entry is not None and value.kind == "model" and value.entries:
+                self._walk(value, target, prefix, entry, skip, calls, plain)
             else:
                 _put(plain, target, _Leaf(value.data()))
 
     def value(self, sample: Sample, indent: str) -> str:
         """An argument: nested builder calls for a model with a library, else a literal."""
-        if sample.kind == "model" and sample.entries and self.index(sample.model) is not None:
-            index, _ = self.index(sample.model)  # type: ignore[misc]
+        index = self.index(sample.model) if sample.kind == "model" and sample.entries else None
+        if index is not None:
             parts = self.parts(sample, "k" + member(tuple(index.library_path.split("."))))
             return self.join(parts, indent)
         if sample.kind == "array":
