@@ -65,10 +65,10 @@ class ExampleSections:
         rows_by_field = {row.field.name: row for row in page.rows}
         rows = []
         for attribute in names.attributes(model):
-            t = attribute.type
-            href = plan.link(page.path, t.ref) if t.ref else None
-            rows.append(PythonRow(attribute.name, TypeLabel(t.prefix, t.name, href, t.suffix),
-                                  rows_by_field[attribute.field.name]))
+            t, row = attribute.type, rows_by_field[attribute.field.name]
+            # the property row links the same referenced model (its link is already worked out)
+            href = (row.type.href or plan.link(page.path, t.ref)) if t.ref else None
+            rows.append(PythonRow(attribute.name, TypeLabel(t.prefix, t.name, href, t.suffix), row))
         inline = "" if model.shape == "object" else str(names.type_of(TypeRef("ref", ref=model.name)))
         page.sections["python"] = PythonSection(client_major(api.version), names.class_name(model.name),
                                                 rows, inline)
