@@ -384,3 +384,21 @@ class _Recorder:
 
     def __getattr__(self, name: str) -> Any:
         return lambda **kwargs: kwargs
+
+
+def _table(text: str, heading: str) -> list[list[str]]:
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.split("\n") if line.startswith("| ")]
+    return [[cell.strip() for cell in row.strip("|").split(" | ")] for row in rows[2:]]
+
+
+def test_python_table_has_the_property_tables_notes(default_pages: Any) -> None:
+    for page in ("1.31/resource/v1alpha3/resourceClaimStatus.md", "1.32/core/v1/podSpec.md",
+                 "1.32/apps/v1/deployment.md", "1.31/core/v1/container.md"):
+        text = default_pages.pages[page]
+        properties, python = _table(text, "Properties"), _table(text, "Python")
+        assert len(properties) == len(python) > 0
+        for prop, py in zip(properties, python, strict=True):
+            assert py[-1] == prop[-1], page
+            anchor = re.search(r'id="([^"]+)"', prop[0]).group(1)
+            assert py[0].endswith(f"](#{anchor})"), page
