@@ -45,8 +45,9 @@ class PythonRenderer:
     def snippet(self, sample: Sample, variable: str) -> str:
         body = f"{variable} = " + self.expr(sample, len(variable) + 3, 0)
         self._flat.clear()
-        imports = ["import datetime"] if _has_kind(sample, "time") else []
-        if _has_kind(sample, "model"):
+        kinds = _kinds(sample)
+        imports = ["import datetime"] if "time" in kinds else []
+        if "model" in kinds:
             imports.append("from kubernetes import client")
         return "".join(line + "\n\n" for line in imports) + body + "\n"
 
@@ -101,9 +102,15 @@ class PythonRenderer:
         return _py(sample.value)
 
 
-def _has_kind(sample: Sample, kind: str) -> bool:
-    return sample.kind == kind or any(_has_kind(v, kind) for _, v in sample.entries) or any(
-        _has_kind(i, kind) for i in sample.items)
+def _kinds(sample: Sample) -> set[str]:
+    """The kinds of value anywhere in ``sample``."""
+    found, todo = set(), [sample]
+    while todo:
+        node = todo.pop()
+        found.add(node.kind)
+        todo.extend(value for _, value in node.entries)
+        todo.extend(node.items)
+    return found
 
 
 def _datetime(text: str) -> str:
