@@ -1,17 +1,27 @@
-"""Command line: ``python -m generator`` / ``k8s-api-docs``. Exit 0 ok, 2 bad input or usage."""
+"""Command line: ``python -m generator`` / ``k8s-api-docs``.
+
+Exit 0 ok, 1 gate tripped (``diff --fail-on``, stale ``check``), 2 bad input or usage."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator import __version__
-from generator.errors import GeneratorError, one_line
-from generator.pipeline import generate, load_api, pair_releases
-from generator.sources import DEFAULT_CACHE, SourceOptions
+from generator.errors import GeneratorError, UsageError, one_line
+from generator.sources import DEFAULT_CACHE, KV_PREFIX, SourceOptions, default_source
+from generator.views.diff import SEVERITIES
+
+if TYPE_CHECKING:
+    from generator.pipeline import VersionsOptions
+
+# The pipeline (and Jinja) are imported by the commands that render: ``diff`` stays fast.
+FORMATS = ("text", "markdown", "json", "github")
 
 EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
 
@@ -57,15 +67,77 @@ def build_parser() -> argparse.ArgumentParser:
     add_source_options(gen)
     gen.add_argument("--out", type=Path, required=True, metavar="DIR",
                      help="output directory (created or replaced)")
-    gen.add_argument("--templates", type=Path, metavar="DIR",
-                     help="directory of template overrides (same file names as templates/)")
+    add_site_options(gen)
     gen.add_argument("-q", "--quiet", action="store_true", help="print only errors")
 
     exp = sub.add_parser("export", help="print the normalized model as JSON",
                          description="Print the normalized model of one release as JSON "
                                      "(schema: README 'Export format').")
     add_source_options(exp)
+
+    dif = sub.add_parser(
+        "diff", help="compare two releases; exit 1 when a change of --fail-on class or worse",
+        description="Compare the definitions of OLD and NEW: API versions, models and fields "
+                    "added/removed/changed, each classed breaking (removed, narrowed or newly "
+                    "required in a GA API version), warning (the same in beta) or info. "
+                    "Exit 0: no gate tripped; 1: a change of the --fail-on class or worse; "
+                    "2: bad input or usage. JSON schema: README 'Diff JSON format'.")
+    dif.add_argument("old", metavar="OLD", help="old release: a version such as 1.31 "
+                     "(kubernetes-validate) or any source spec. " + SOURCE_HELP.split(";")[0])
+    dif.add_argument("new", metavar="NEW", help="new release, same forms as OLD")
+    dif.add_argument("--format", choices=FORMATS, default="text",
+                     help="text (default), markdown (a change page), json (stable schema) or "
+                          "github (::error/::warning/::notice workflow annotations)")
+    dif.add_argument("--fail-on", choices=SEVERITIES, metavar="CLASS",
+                     help="exit 1 when a change of this class or worse exists: "
+                          "breaking | warning | info (default: never)")
+    dif.add_argument("--offline", action="store_true",
+                     help="never download; URL sources must already be in the cache")
+    dif.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
+                     help=f"download cache (default: {DEFAULT_CACHE})")
+    dif.add_argument("--lenient", action="store_true",
+                     help="read a dangling $ref as an unknown type instead of failing")
+
+    chk = sub.add_parser(
+        "check", help="exit 1 when committed generated Markdown is stale",
+        description="Regenerate (same options as generate) into a temporary directory and "
+                    "compare with DIR: print pages added, removed and changed plus a unified "
+                    "diff of the first changes. Exit 0: up to date; 1: stale; 2: bad input.")
+    chk.add_argument("dir", type=Path, metavar="DIR", help="directory written by generate --out")
+    add_source_options(chk)
+    add_site_options(chk)
+    chk.add_argument("--max-diffs", type=int, default=3, metavar="N",
+                     help="show the unified diff of the first N changed pages (default 3)")
     return parser
+
+
+def add_site_options(p: argparse.ArgumentParser) -> None:
+    """Options of generate that shape the pages (shared by check)."""
+    p.add_argument("--templates", type=Path, metavar="DIR",
+                   help="directory of template overrides (same file names as templates/)")
+    p.add_argument("--history", choices=("all", "site"), default="all",
+                   help="releases that field 'since'/'removed in' notes consider: all (every "
+                        "kubernetes-validate release, default) or site (only the --version ones)")
+    p.add_argument("--changes", dest="change_pairs", action="append", default=[],
+                   metavar="OLD:NEW", help="also write NEW/changes-from-OLD.md (repeatable); "
+                                          "adjacent --version pairs always get NEW/changes.md")
+    p.add_argument("--no-versions", action="store_true",
+                   help="no Other versions line, field history or change pages")
+
+
+def _versions_options(args: argparse.Namespace) -> VersionsOptions:
+    from generator.pipeline import VersionsOptions
+
+    pairs = []
+    for pair in args.change_pairs:
+        old, sep, new = pair.partition(":")
+        if not sep or not old or not new:
+            raise UsageError(f"--changes wants OLD:NEW, got {pair!r}")
+        if new not in args.versions:
+            raise UsageError(f"--changes {pair}: {new} is not a --version")
+        pairs.append((old, new))
+    return VersionsOptions(enabled=not args.no_versions, history=args.history,
+                           change_pairs=tuple(pairs))
 
 
 def _options(args: argparse.Namespace) -> SourceOptions:
@@ -73,10 +145,12 @@ def _options(args: argparse.Namespace) -> SourceOptions:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    from generator.pipeline import generate, pair_releases
     from generator.writer import replace_tree
 
     releases = pair_releases(args.versions, args.sources)
-    site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient)
+    site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
+                    versions=_versions_options(args))
     for diagnostic in site.diagnostics:
         print(diagnostic, file=sys.stderr)
     replace_tree(args.out, site.pages)
@@ -86,6 +160,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
+    from generator.pipeline import load_api, pair_releases
+
     releases = pair_releases(args.versions, args.sources)
     if len(releases) != 1:
         raise GeneratorError("export takes exactly one --version")
@@ -97,7 +173,77 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-COMMANDS = {"generate": cmd_generate, "export": cmd_export}
+def diff_release(spec: str) -> tuple[str, str]:
+    """(label, source spec): ``1.31`` → kubernetes-validate 1.31; ``kubernetes-validate:1.31``;
+    else a path or URL labelled by its file name."""
+    if re.fullmatch(r"\d+\.\d+", spec):
+        return spec, default_source(spec)
+    if spec.startswith(KV_PREFIX):
+        return spec[len(KV_PREFIX):], spec
+    return spec.rstrip("/").rsplit("/", 1)[-1].partition("#")[0] or spec, spec
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from generator.model.normalize import build_api
+    from generator.render.diff_report import format_github, format_json, format_text
+    from generator.sources import load_source
+    from generator.views.diff import diff_apis
+
+    sides = [diff_release(args.old), diff_release(args.new)]
+    if sides[0][0] == sides[1][0]:  # two files of one name: label them by their full spec
+        sides = [(args.old, sides[0][1]), (args.new, sides[1][1])]
+    apis = []
+    for label, spec in sides:
+        api, diagnostics = build_api(load_source(spec, _options(args)), label, lenient=args.lenient)
+        for diagnostic in diagnostics:
+            print(diagnostic, file=sys.stderr)
+        apis.append(api)
+    diff = diff_apis(*apis)
+    if args.format == "json":
+        out = format_json(diff)
+    elif args.format == "markdown":
+        from generator.render.diff_report import format_markdown
+        from generator.render.env import make_env
+
+        out = format_markdown(diff, make_env())
+    elif args.format == "github":
+        out = format_github(diff, args.new if Path(args.new).is_file() else "")
+    else:
+        out = format_text(diff)
+    sys.stdout.write(out)
+    return EXIT_GATE if args.fail_on and diff.trips(args.fail_on) else EXIT_OK
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from generator.check import compare_trees, unified
+    from generator.pipeline import generate, pair_releases
+    from generator.writer import read_tree, replace_tree
+
+    committed = read_tree(args.dir)
+    releases = pair_releases(args.versions, args.sources)
+    site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
+                    versions=_versions_options(args))
+    with tempfile.TemporaryDirectory(prefix="k8s-api-docs-check-") as tmp:
+        replace_tree(Path(tmp) / "out", site.pages)
+        fresh = read_tree(Path(tmp) / "out")
+    result = compare_trees(fresh, committed)
+    if not result.stale:
+        print(f"{args.dir}: up to date ({len(fresh)} pages)")
+        return EXIT_OK
+    print(f"{args.dir}: stale: {len(result.added)} added, {len(result.removed)} removed, "
+          f"{len(result.changed)} changed (regenerate with: generate --out {args.dir} …)")
+    for mark, paths in (("added", result.added), ("removed", result.removed),
+                        ("changed", result.changed)):
+        for path in paths:
+            print(f"{mark:<8} {path}")
+    for path in result.changed[: max(args.max_diffs, 0)]:
+        print("\n".join(unified(path, committed[path], fresh[path])))
+    return EXIT_GATE
+
+
+COMMANDS = {"generate": cmd_generate, "export": cmd_export, "diff": cmd_diff, "check": cmd_check}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,15 +6,22 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import jinja2
+
 from generator.errors import Diagnostic, UsageError
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
-from generator.render.env import make_env
-from generator.render.pages import SectionHook, render_version
+from generator.render.env import make_env, template_error
+from generator.render.pages import SectionHook, render_changes, render_version
 from generator.sources import SourceOptions, default_source, load_source
+from generator.views.changes import ChangesPage, changes_page, changes_path
+from generator.views.diff import diff_apis
 from generator.views.example_sections import ExampleSections
+from generator.views.lifetimes import Timeline, index_api, index_fields
 from generator.views.nav import release_nav
-from generator.views.site import SitePlan, plan_site
+from generator.views.pages import IndexPage, Link
+from generator.views.site import SitePlan, plan_site, relative
+from generator.views.versions import Releases, VersionsHook
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,53 @@ def default_hooks() -> list[SectionHook]:
     return [examples.python, examples.example]
 
 
+@dataclass(frozen=True)
+class VersionsOptions:
+    """The versions feature: other-versions lines, field history, change pages."""
+
+    enabled: bool = True
+    history: str = "all"
+    """``all``: the timeline also has every kubernetes-validate release; ``site``: only the site's."""
+    change_pairs: tuple[tuple[str, str], ...] = ()
+    """Extra (old, new) change pages beyond the adjacent pairs; ``new`` must be rendered."""
+
+
+def release_timeline(apis: Iterable[ApiSpec], history: str = "all") -> Timeline:
+    """Timeline of the site's releases plus, with ``history="all"``, every kubernetes-validate
+    release (a site release always uses its own definitions)."""
+    from generator.sources.jsonschema_pkg import available_versions, field_names
+
+    if history not in ("all", "site"):
+        raise UsageError(f"history must be 'all' or 'site', not {history!r}")
+    indexes = {}
+    if history == "all":
+        indexes = {v: index_fields(field_names(v)) for v in available_versions()}
+    indexes.update({api.version: index_api(api) for api in apis})
+    return Timeline.build(indexes)
+
+
+def change_pages(version: str, site: Releases, pairs: Sequence[tuple[str, str]],
+                 options: SourceOptions | None, lenient: bool,
+                 groups: Sequence[str] | None = None) -> list[ChangesPage]:
+    """Change pages of rendered release ``version``: from the previous published release, and
+    from the ``old`` of every configured (old, version) pair."""
+    plan, api = site.plans[version], site.apis[version]
+    pages = []
+    previous = site.previous(version)
+    olds = [previous] if previous else []
+    olds += [old for old, new in pairs if new == version and old != version and old not in olds]
+    for old in olds:
+        if old in site.apis:
+            old_api, old_plan = site.apis[old], site.plans[old]
+        else:
+            old_api, _ = load_api(Release(old), options, lenient=lenient)
+            old_api = select_groups(old_api, groups) if groups else old_api
+            old_plan = None
+        path = changes_path(plan, old, adjacent=old == previous)
+        pages.append(changes_page(diff_apis(old_api, api), path, plan, old_plan))
+    return pages
+
+
 def generate(
     releases: Iterable[Release],
     options: SourceOptions | None = None,
@@ -81,22 +135,59 @@ def generate(
     hooks: Sequence[SectionHook] | None = None,
     progress: Callable[[str], None] | None = None,
     groups: Sequence[str] | None = None,
+    siblings: Sequence[Release] = (),
+    versions: VersionsOptions | None = None,
 ) -> GeneratedSite:
-    """Load, plan and render every release."""
+    """Load, plan and render every release.
+
+    ``siblings`` are releases published beside these ones (e.g. each release its own MkDocs
+    site): loaded and planned for cross-release links and change pages, but not rendered.
+    """
     env = make_env(templates)
     site = GeneratedSite()
     hooks = default_hooks() if hooks is None else list(hooks)
-    for release in releases:
+    versions = versions or VersionsOptions()
+    releases = list(releases)
+    rendered = [r.version for r in releases]
+    apis: dict[str, ApiSpec] = {}
+    plans: dict[str, SitePlan] = {}
+    for release in [*releases, *(s for s in siblings if s.version not in rendered)]:
         if progress:
             progress(release.version)
         api, diagnostics = load_api(release, options, lenient=lenient)
         if groups:
             api = select_groups(api, groups)
-        plan = plan_site(api)
+        apis[release.version], plans[release.version] = api, plan_site(api)
+        if release.version in rendered:
+            site.diagnostics.extend(diagnostics)
+    published = None
+    if versions.enabled:
+        published = Releases(apis, plans, release_timeline(apis.values(), versions.history))
+        hooks = [VersionsHook(published), *hooks]
+    for version in rendered:
+        api, plan = apis[version], plans[version]
         site.apis.append(api)
         site.plans.append(plan)
-        site.diagnostics.extend(diagnostics)
-        site.pages.update(render_version(api, plan, env, hooks))
-        site.nav.append(release_nav(api, plan))
+        changes = (change_pages(version, published, versions.change_pairs, options, lenient, groups)
+                   if published else [])
+        try:
+            site.pages.update(render_version(api, plan, env, hooks, index_hook=_home_links(plan, changes)))
+            for page in changes:
+                site.pages[page.path] = render_changes(page, env)
+        except jinja2.TemplateError as exc:
+            if templates is None:
+                raise  # a shipped template is broken: a bug, not bad input
+            raise template_error(exc, templates) from None
+        site.nav.append(release_nav(api, plan, [(p.title, p.path) for p in changes]))
     site.pages = dict(sorted(site.pages.items()))
     return site
+
+
+def _home_links(plan: SitePlan, changes: Sequence[ChangesPage]) -> Callable[[IndexPage], None]:
+    """Index hook: the release home links to the release's change pages."""
+
+    def hook(page: IndexPage) -> None:
+        if page.path == plan.home:
+            page.extra_links.extend(Link(c.title, relative(page.path, c.path)) for c in changes)
+
+    return hook

@@ -18,7 +18,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from generator.errors import GeneratorError
-from generator.pipeline import GeneratedSite, Release, generate
+from generator.pipeline import GeneratedSite, Release, VersionsOptions, generate
 from generator.sources import SourceOptions
 from generator.writer import sync_tree
 
@@ -45,6 +45,11 @@ class ReleaseConfig(base.Config):
     """Source spec; default ``kubernetes-validate:<version>``."""
 
 
+class ChangePairConfig(base.Config):
+    old = _VersionString()
+    new = _VersionString()
+
+
 class PluginConfig(base.Config):
     enabled = c.Type(bool, default=True)
     """Turn page generation off (e.g. to build only hand-written pages)."""
@@ -60,6 +65,12 @@ class PluginConfig(base.Config):
     """Render dangling $refs as unknown types instead of failing."""
     groups = c.ListOfItems(c.Type(str), default=[])
     """Serve-time filter: only these API groups (empty: all)."""
+    versions_feature = c.Type(bool, default=True)
+    """Other versions lines, field since/changed/removed notes and change pages."""
+    history = c.Choice(("all", "site"), default="all")
+    """Releases field history considers: every kubernetes-validate release, or only the site's."""
+    changes = c.ListOfItems(c.SubConfig(ChangePairConfig), default=[])
+    """Extra change pages: ``{old: '1.29', new: '1.32'}`` → ``1.32/changes-from-1.29.md``."""
 
 
 class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
@@ -79,7 +90,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             self.site = generate(releases, SourceOptions(cache_dir=cache,
                                                          offline=self.config.offline),
                                  templates=templates, lenient=self.config.lenient,
-                                 groups=self.config.groups or None)
+                                 groups=self.config.groups or None,
+                                 versions=self._versions_options())
         except GeneratorError as exc:
             raise PluginError(f"k8s-api-docs: {exc}") from None
         for diagnostic in self.site.diagnostics:
@@ -92,6 +104,16 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             nav = ["index.md"] if (Path(config.docs_dir) / "index.md").exists() else []
         config.nav = [*nav, *self.site.nav]
         return config
+
+    def _versions_options(self) -> VersionsOptions:
+        rendered = {r.version for r in self.config.versions}
+        pairs = []
+        for pair in self.config.changes:
+            if pair.new not in rendered:
+                raise PluginError(f"k8s-api-docs: changes: {pair.new} is not one of the versions")
+            pairs.append((pair.old, pair.new))
+        return VersionsOptions(enabled=self.config.versions_feature, history=self.config.history,
+                               change_pairs=tuple(pairs))
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if self.site is None or self.pages_dir is None:

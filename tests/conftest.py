@@ -7,7 +7,9 @@ absence is an error.
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +25,8 @@ REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SHARED = Path(os.environ.get("K8S_API_DOCS_SHARED", REPO.parent / "shared"))
 SPECS = SHARED / "specs"
+HOSTILE = FIXTURES / "hostile" / "hostile.json"
+"""A spec written to attack the generator: hostile names and descriptions (tests/test_hostile.py)."""
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
@@ -70,3 +74,19 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     return out
+
+
+@pytest.fixture(scope="session")
+def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A small MkDocs site (the repository's theme and Markdown settings) of the hostile spec."""
+    root = tmp_path_factory.mktemp("hostile-site")
+    shutil.copytree(REPO / "site_src", root / "docs")
+    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
+              "plugins": ["search", {"k8s-api-docs": {
+                  "versions": [{"version": "x", "source": str(HOSTILE)}], "cache_dir": ".cache"}}]}
+    (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", "site"], cwd=root,
+        capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return root / "site"

@@ -5,6 +5,9 @@ Each part is added by the feature that needs it; see the functions below.
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -35,7 +38,30 @@ def install_kubernetes_clients() -> None:
         marker.write_text(pin)
 
 
+CHROMIUM = Path("/usr/bin/chromium")
+"""The Debian browser the browser test drives (Playwright's own download is not used)."""
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+
+
+def ensure_chromium() -> None:
+    """Debian ``chromium`` + ``chromium-driver`` (as root, via apt) and PyPI ``playwright``."""
+    if importlib.util.find_spec("playwright") is None:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "playwright>=1.45"], check=True)
+    if CHROMIUM.exists() and CHROMEDRIVER.exists():
+        return
+    apt = shutil.which("apt-get")
+    if apt is None or os.geteuid() != 0:
+        print(f"setup_extras: {CHROMIUM} missing and apt-get unavailable (or not root); "
+              "the browser test will be skipped outside CI", file=sys.stderr)
+        return
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    subprocess.run([apt, "update", "-qq"], check=True, env=env, stdout=subprocess.DEVNULL)
+    subprocess.run([apt, "install", "-y", "-qq", "--no-install-recommends", "chromium",
+                    "chromium-driver"], check=True, env=env, stdout=subprocess.DEVNULL)
+
+
 def main() -> None:
+    ensure_chromium()
     install_kubernetes_clients()
 
 

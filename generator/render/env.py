@@ -9,7 +9,7 @@ from typing import Any
 import jinja2
 
 from generator import markup
-from generator.errors import UsageError
+from generator.errors import Location, UsageError
 from generator.model.gvk import stability
 from generator.model.types import TypeRef
 from generator.views.properties import PropertyRow, primitive_label
@@ -47,7 +47,53 @@ def notes_cell(row: PropertyRow) -> str:
             f'<span class="k8s-badge k8s-{css}" title="feature gate">'
             f"{stage}feature gate {markup.inline(gate.name)}</span>"
         )
+    if row.history is not None:
+        parts += history_notes(row.history)
     return "<br>".join(parts)
+
+
+def history_notes(history: Any) -> list[str]:
+    """Notes of a ``views.versions.FieldHistory``: since, changes from the previous release,
+    removed in."""
+    parts = []
+    if history.since:
+        where = f" ({markup.inline(history.since_api_version)})" if history.since_api_version else ""
+        parts.append(f'<span class="k8s-badge k8s-since">since {markup.inline(history.since)}'
+                     f"{where}</span>")
+    if history.changes:
+        changed = "; ".join(c.summary for c in history.changes)
+        parts.append(f"compared with {markup.inline(history.compared_to)}: {markup.inline(changed)}")
+    if history.removed_in:
+        parts.append(f'<span class="k8s-badge k8s-removed">removed in '
+                     f"{markup.inline(history.removed_in)}</span>")
+    return parts
+
+
+EN_DASH = "\u2013"
+
+
+def release_ranges(runs: Any) -> str:
+    """``[("1.26", "1.30"), ("1.32", "1.37")]`` → ``1.26 to 1.30, 1.32 to 1.37`` (escaped)."""
+    text = ", ".join(a if a == b else f"{a}{EN_DASH}{b}" for a, b in runs) or "no known release"
+    return markup.inline(text)
+
+
+def severity_badge(severity: str) -> str:
+    return f'<span class="k8s-badge k8s-{markup.anchor_id(severity)}">{markup.inline(severity)}</span>'
+
+
+def word_diff(change: Any) -> str:
+    """Hunks of a description change: ``… at most <del>32</del> <ins>256</ins> such …``."""
+    hunks = []
+    for w in change.words:
+        parts = [f"…{markup.inline(w.before)}" if w.before else ""]
+        if w.old:
+            parts.append(f"<del>{markup.inline(w.old)}</del>")
+        if w.new:
+            parts.append(f"<ins>{markup.inline(w.new)}</ins>")
+        parts.append(f"{markup.inline(w.after)}…" if w.after else "")
+        hunks.append(" ".join(p for p in parts if p))
+    return " · ".join(hunks)
 
 
 def yaml_scalar(value: Any) -> str:
@@ -66,6 +112,9 @@ FILTERS: dict[str, Any] = {
     "notes_cell": notes_cell,
     "yaml_scalar": yaml_scalar,
     "stability": stability,
+    "release_ranges": release_ranges,
+    "severity_badge": severity_badge,
+    "word_diff": word_diff,
     "tojson": lambda v: json.dumps(v, sort_keys=True),
 }
 
@@ -88,3 +137,11 @@ def make_env(override_dir: Path | None = None) -> jinja2.Environment:
     )
     env.filters.update(FILTERS)
     return env
+
+
+def template_error(exc: jinja2.TemplateError, override_dir: Path) -> UsageError:
+    """A template override that does not compile or render, as one located line."""
+    name = getattr(exc, "filename", None) or getattr(exc, "name", None) or str(override_dir)
+    line = getattr(exc, "lineno", None)
+    where = f"{name}:{line}" if line else str(name)
+    return UsageError(f"template error: {exc.message or type(exc).__name__}", Location(where))

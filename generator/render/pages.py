@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable
 import jinja2
 
 from generator.model.types import ApiSpec
+from generator.views.changes import ChangesPage
 from generator.views.pages import IndexPage, ModelPage, index_pages, model_page
 from generator.views.site import SitePlan
 
@@ -44,3 +45,8 @@ def render_version(
             index_hook(index)
         out[index.path] = tidy(index_template.render(page=index))
     return dict(sorted(out.items()))
+
+
+def render_changes(page: ChangesPage, env: jinja2.Environment) -> str:
+    """Markdown of a change page (also ``diff --format markdown``)."""
+    return tidy(env.get_template("pages/changes.md.j2").render(page=page))

@@ -57,10 +57,16 @@ def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
                      sha256=pin or None, max_bytes=options.max_bytes)
         document, sha = read_document(path, options.max_bytes)
         return load_document(document, url, sha)
+    if "\x00" in spec:
+        raise SpecError("a source path cannot contain a NUL character", Location(spec))
     path = Path(spec)
-    if path.is_dir():
+    try:
+        is_dir, exists = path.is_dir(), path.exists()
+    except OSError as exc:
+        raise SpecError(f"cannot read: {exc.strerror or exc}", Location(spec)) from None
+    if is_dir:
         return load_openapi_v3_dir(path, options.max_bytes)
-    if not path.exists():
+    if not exists:
         raise SpecError("no such file or directory", Location(spec))
     document, sha = read_document(path, options.max_bytes)
     return load_document(document, spec, sha)
@@ -75,9 +81,24 @@ def load_document(document: Any, origin: str, sha256: str = "") -> RawDocument:
             return load_openapi_v3_document(document, origin, sha256)
         if "$defs" in document:
             return load_jsonschema_document(document, origin, sha256)
-    shape = type(document).__name__ if not isinstance(document, dict) else "object"
+    if isinstance(document, dict):
+        problem = "top level object has no 'swagger', 'openapi' or '$defs' key"
+    else:
+        problem = f"top level is {_json_kind(document)}, not an object"
     raise SpecError(
-        f"not an OpenAPI document: top level is {'an' if shape[0] in 'aeiou' else 'a'} {shape} "
-        "without 'swagger: 2.0', 'openapi: 3.x' or '$defs'",
+        f"not an OpenAPI document: {problem} (expected 'swagger: \"2.0\"', 'openapi: 3.x' or '$defs')",
         Location(origin, ""),
     )
+
+
+def _json_kind(value: Any) -> str:
+    """``a JSON array`` and the like, for messages."""
+    if isinstance(value, list):
+        return "a JSON array"
+    if isinstance(value, str):
+        return "a JSON string"
+    if isinstance(value, bool):
+        return "a JSON boolean"
+    if isinstance(value, (int, float)):
+        return "a JSON number"
+    return "JSON null" if value is None else f"a {type(value).__name__}"

@@ -186,6 +186,7 @@ def canonical_definitions(
     pointers: dict[str, str] = {}
     for name, schema in raw.items():
         at = container + pointer(name)
+        _expect(name, str, "a definition name", dialect.source, at)
         definitions[name] = canonicalize(schema, dialect, at)
         pointers[name] = at
     return definitions, pointers

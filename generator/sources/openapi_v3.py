@@ -33,7 +33,11 @@ def load_openapi_v3_document(document: Any, origin: str, sha256: str = "") -> Ra
 
 def load_openapi_v3_dir(directory: Path, max_bytes: int = MAX_SPEC_BYTES) -> RawDocument:
     """Merge every ``*.json`` v3 document of a directory; shared schemas appear once."""
-    files = sorted(p for p in directory.iterdir() if p.name.endswith((".json", ".json.gz")))
+    try:
+        files = sorted(p for p in directory.iterdir() if p.name.endswith((".json", ".json.gz")))
+    except OSError as exc:
+        raise SpecError(f"cannot list directory: {exc.strerror or exc}",
+                        Location(str(directory))) from None
     if not files:
         raise SpecError("no OpenAPI v3 *.json documents in directory", Location(str(directory)))
     merged = RawDocument(str(directory), "openapi-v3", {})

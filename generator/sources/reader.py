@@ -12,10 +12,13 @@ from typing import Any
 
 import yaml
 
-from generator.errors import Location, SpecError
+from generator.errors import Location, SpecError, pointer
 
 MAX_SPEC_BYTES = 64 * 1024 * 1024
 """Upstream specs are ~4 MB; anything this large is refused rather than parsed."""
+MAX_DATA_DEPTH = 200
+"""Deeper YAML nesting than this is refused (real specs nest < 30 levels; JSON is bounded by the
+parser and schemas by ``canonical.MAX_DEPTH``)."""
 
 
 def read_bytes(path: Path, max_bytes: int = MAX_SPEC_BYTES) -> bytes:
@@ -41,32 +44,97 @@ def read_bytes(path: Path, max_bytes: int = MAX_SPEC_BYTES) -> bytes:
     return data
 
 
+class _StrictYamlLoader(yaml.SafeLoader):
+    """Safe YAML without aliases (no "billion laughs") and without timestamp or binary magic."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            mark = self.peek_event().start_mark
+            raise yaml.MarkedYAMLError(problem="YAML aliases (*name) are not supported",
+                                       problem_mark=mark)
+        return super().compose_node(parent, index)
+
+
+_StrictYamlLoader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+for _tag in ("tag:yaml.org,2002:binary", "tag:yaml.org,2002:set", "tag:yaml.org,2002:omap",
+             "tag:yaml.org,2002:pairs", "tag:yaml.org,2002:timestamp"):
+    _StrictYamlLoader.add_constructor(_tag, _StrictYamlLoader.construct_undefined)
+
+
+def _json_data(value: Any, origin: str) -> Any:
+    """Check that a parsed YAML document is plain JSON data; scalar keys become strings.
+
+    Iterative (no recursion limit to hit) and bounded in depth; raises naming the JSON pointer.
+    """
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any, str, int]] = [(root, 0, "", 0)]
+    while stack:
+        parent, key, at, depth = stack.pop()
+        item = parent[key]
+        if depth > MAX_DATA_DEPTH:
+            raise SpecError(f"document nested deeper than {MAX_DATA_DEPTH} levels", Location(origin, at))
+        if isinstance(item, dict):
+            if not all(isinstance(k, str) for k in item):
+                item = {_key(k, origin, at): v for k, v in item.items()}
+                parent[key] = item
+            stack.extend((item, k, at + pointer(k), depth + 1) for k in item)
+        elif isinstance(item, list):
+            stack.extend((item, i, at + pointer(i), depth + 1) for i in range(len(item)))
+        elif not isinstance(item, (str, int, float, bool, type(None))):
+            raise SpecError(f"unsupported value of type {type(item).__name__}", Location(origin, at))
+    return root[0]
+
+
+def _key(key: Any, origin: str, at: str) -> str:
+    if isinstance(key, bool) or key is None:
+        return json.dumps(key)
+    if isinstance(key, (int, float)):
+        return str(key)
+    raise SpecError(f"unsupported object key of type {type(key).__name__}", Location(origin, at))
+
+
+def _json_error(exc: json.JSONDecodeError, text: str) -> str:
+    where = f"line {exc.lineno}, column {exc.colno}"
+    if exc.msg.startswith("Unterminated string"):
+        return f"invalid JSON at {where}: the document ends inside a string (truncated?)"
+    if exc.pos >= len(text.rstrip()):
+        return f"invalid JSON at {where}: the document ends early (truncated?)"
+    return f"invalid JSON at {where}: {exc.msg}"
+
 
 def parse_document(data: bytes, origin: str) -> Any:
-    """Parse JSON (or YAML for ``.yaml``/``.yml``), naming the line on a syntax error."""
+    """Parse JSON (or YAML for ``.yaml``/``.yml``) into plain JSON data, naming the line on a
+    syntax error."""
     name = origin.removesuffix(".gz")
     if not data.strip():
-        raise SpecError("empty document", Location(origin))
+        raise SpecError(f"empty document ({len(data)} bytes)", Location(origin))
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise SpecError(f"not UTF-8 text (byte {exc.start})", Location(origin)) from None
     if name.endswith((".yaml", ".yml")):
         try:
-            return yaml.safe_load(text)
+            document = yaml.load(text, Loader=_StrictYamlLoader)  # a SafeLoader subclass
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
             problem = getattr(exc, "problem", None) or "invalid YAML"
             raise SpecError(f"invalid YAML at {where}: {problem}", Location(origin)) from None
+        except RecursionError:
+            raise SpecError("YAML nested too deeply", Location(origin)) from None
+        return _json_data(document, origin)
     try:
-        return json.loads(text)
+        document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SpecError(
-            f"invalid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}", Location(origin)
-        ) from None
+        raise SpecError(_json_error(exc, text), Location(origin)) from None
     except RecursionError:
         raise SpecError("JSON nested too deeply", Location(origin)) from None
+    except ValueError as exc:  # e.g. an integer with more digits than int() accepts
+        raise SpecError(f"invalid JSON: {exc}", Location(origin)) from None
+    return document  # already plain JSON data, nested no deeper than json could parse
 
 
 def read_document(path: Path, max_bytes: int = MAX_SPEC_BYTES) -> tuple[Any, str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from generator.model.types import ApiSpec
@@ -16,9 +17,11 @@ def nav_title(text: str) -> str:
     return cleaned[:80] or "_"
 
 
-def release_nav(api: ApiSpec, plan: SitePlan) -> dict[str, list[NavItem]]:
-    """``{"Kubernetes 1.31": [home, {group: [index, {version: [index, {Kind: page}…]}]}]}``."""
-    groups: list[NavItem] = [plan.home]
+def release_nav(api: ApiSpec, plan: SitePlan, extra: Sequence[tuple[str, str]] = ()
+                ) -> dict[str, list[NavItem]]:
+    """``{"Kubernetes 1.31": [home, {title: page}…, {group: [index, {version: [index, {Kind: page}…]}]}]}``;
+    ``extra`` (title, page) pairs, such as change pages, follow the release home."""
+    groups: list[NavItem] = [plan.home, *({nav_title(t): p} for t, p in extra)]
     for group, versions in api.tree.items():
         group_items: list[NavItem] = [plan.group_index(group)]
         for api_version, models in versions.items():

@@ -31,6 +31,8 @@ class ModelPage:
     appears_in: list[Link]
     up: Link
     sections: dict[str, Any] = field(default_factory=dict)
+    other_versions: Any = None
+    """``views.versions.OtherVersions`` when the versions hook ran (block ``other_versions``)."""
 
 
 @dataclass

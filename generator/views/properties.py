@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
+from typing import Any
 
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.views.gates import FeatureGate, feature_gates
@@ -31,6 +33,8 @@ class PropertyRow:
     code_notes: tuple[tuple[str, tuple[str, ...]], ...]
     """Notes with code values: (label, values) → ``label: `a`, `b```."""
     gates: tuple[FeatureGate, ...]
+    history: Any = None
+    """``views.versions.FieldHistory`` (since / changed / removed in) when the versions hook ran."""
 
 
 def field_anchor(name: str) -> str:
@@ -66,8 +70,17 @@ def type_label(t: TypeRef, api: ApiSpec, plan: SitePlan, page: str) -> TypeLabel
 
 
 
+def unique_anchor(anchor: str, name: str, used: set[str]) -> str:
+    """``anchor``, or ``anchor-<digest of name>`` when the page already has it."""
+    if anchor in used:
+        anchor = f"{anchor}-{hashlib.sha256(name.encode('utf-8', 'surrogatepass')).hexdigest()[:8]}"
+    used.add(anchor)
+    return anchor
+
+
 def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> list[PropertyRow]:
     rows = []
+    anchors: set[str] = set()
     for f in model.fields:
         notes: list[str] = []
         code_notes: list[tuple[str, tuple[str, ...]]] = []
@@ -96,7 +109,8 @@ def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> list
             if isinstance(rule_text, str):
                 code_notes.append(("validation", (rule_text,)))
         rows.append(PropertyRow(
-            field=f, anchor=field_anchor(f.name), type=type_label(f.type, api, plan, page),
+            field=f, anchor=unique_anchor(field_anchor(f.name), f.name, anchors),
+            type=type_label(f.type, api, plan, page),
             required=f.required, notes=tuple(notes), code_notes=tuple(code_notes),
             gates=feature_gates(f.description),
         ))

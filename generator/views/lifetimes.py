@@ -1,0 +1,164 @@
+"""Release history of models and fields: which releases have a model, since when a field exists,
+in which release it goes away.
+
+Identity across releases is (navigation group, kind): ``resource`` + ``ResourceClaimStatus`` is
+the same model in ``resource.k8s.io/v1alpha3`` and ``v1beta1``, in every release. The timeline
+covers every release the source offers (kubernetes-validate: 1.25 to 1.37), not only the releases
+the site shows; a release of the site always uses the site's own definitions.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+from generator.model.gvk import api_version_sort_key, kind_of, package_group_version
+from generator.model.types import ApiSpec
+
+
+@dataclass(frozen=True, order=True, slots=True)
+class ModelKey:
+    """A model's identity across releases and API versions."""
+
+    group: str
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """One model in one release and API version."""
+
+    name: str
+    """Definition name in that release."""
+    fields: frozenset[str]
+
+
+ReleaseIndex = dict[ModelKey, dict[str, Presence]]
+"""Model identity → API version → presence, for one release."""
+
+
+def release_sort_key(version: str) -> tuple[tuple[int, ...], str]:
+    """``1.9`` < ``1.25`` < ``1.31``; labels without numbers sort last, by text."""
+    numbers = tuple(int(n) for n in re.findall(r"\d+", version))
+    return (numbers or (1 << 30,), version)
+
+
+@cache
+def identity(name: str) -> tuple[ModelKey, str]:
+    """(model identity, API version) of a definition name; cached (names repeat every release)."""
+    group, api_version = package_group_version(name)
+    return ModelKey(group, kind_of(name)), api_version
+
+
+def index_fields(names: Mapping[str, Iterable[str]]) -> ReleaseIndex:
+    """Index of one release from definition name → field names."""
+    index: ReleaseIndex = {}
+    for name in sorted(names):
+        key, api_version = identity(name)
+        index.setdefault(key, {}).setdefault(api_version, Presence(name, frozenset(names[name])))
+    return index
+
+
+def index_api(api: ApiSpec) -> ReleaseIndex:
+    """Index of one loaded release."""
+    return index_fields({n: (f.name for f in m.fields) for n, m in api.models.items()})
+
+
+def key_of(api: ApiSpec, name: str) -> ModelKey:
+    model = api.models[name]
+    return ModelKey(model.group, model.kind)
+
+
+def best_api_version(versions: Iterable[str], prefer: str = "") -> str:
+    """``prefer`` when present, else the most stable, newest API version."""
+    versions = list(versions)
+    if prefer in versions:
+        return prefer
+    return min(versions, key=api_version_sort_key)
+
+
+@dataclass
+class Timeline:
+    """Every known release, oldest first, with its index."""
+
+    releases: tuple[str, ...]
+    by_key: dict[ModelKey, dict[str, dict[str, Presence]]]
+    """Model identity → release → API version → presence."""
+    _since: dict[ModelKey, dict[str, tuple[str, str]]] = field(default_factory=dict, repr=False)
+    _lives: dict[tuple[ModelKey, str | None], list[str]] = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def build(cls, indexes: Mapping[str, ReleaseIndex]) -> Timeline:
+        releases = tuple(sorted(indexes, key=release_sort_key))
+        by_key: dict[ModelKey, dict[str, dict[str, Presence]]] = {}
+        for release in releases:
+            for key, versions in indexes[release].items():
+                by_key.setdefault(key, {})[release] = versions
+        return cls(releases, by_key)
+
+    @property
+    def first(self) -> str:
+        return self.releases[0] if self.releases else ""
+
+    def versions_in(self, key: ModelKey, release: str) -> dict[str, Presence]:
+        """API version → presence of the model in ``release`` (empty when absent)."""
+        return self.by_key.get(key, {}).get(release, {})
+
+    def releases_of(self, key: ModelKey, api_version: str | None = None) -> list[str]:
+        """Releases that have the model (in ``api_version`` when given)."""
+        cached = self._lives.get((key, api_version))
+        if cached is None:
+            history = self.by_key.get(key, {})
+            cached = [r for r, versions in history.items()
+                      if api_version is None or api_version in versions]
+            self._lives[(key, api_version)] = cached
+        return cached
+
+    def field_since(self, key: ModelKey, name: str) -> tuple[str, str] | None:
+        """(first release, API version) that has field ``name`` in any API version of the model."""
+        table = self._since.get(key)
+        if table is None:
+            table = {}
+            for release, versions in self.by_key.get(key, {}).items():
+                for api_version in sorted(versions, key=api_version_sort_key):
+                    for f in versions[api_version].fields:
+                        table.setdefault(f, (release, api_version))
+            self._since[key] = table
+        return table.get(name)
+
+    def field_removed_in(self, key: ModelKey, api_version: str, name: str, after: str) -> str | None:
+        """First release after ``after`` whose model lacks field ``name``.
+
+        Decided in the same API version while it exists, else across the model's API versions;
+        a release without the model at all ends the search (the model, not the field, went away).
+        """
+        if after not in self.releases:
+            return None
+        for release in self.releases[self.releases.index(after) + 1 :]:
+            versions = self.versions_in(key, release)
+            if not versions:
+                return None
+            if api_version in versions:
+                if name not in versions[api_version].fields:
+                    return release
+            elif not any(name in p.fields for p in versions.values()):
+                return release
+        return None
+
+
+def ranges(releases: Iterable[str], timeline: Iterable[str]) -> list[tuple[str, str]]:
+    """Runs of consecutive timeline releases: ``[("1.26", "1.30"), ("1.32", "1.37")]``."""
+    wanted = set(releases)
+    out: list[tuple[str, str]] = []
+    run: list[str] = []
+    for release in timeline:
+        if release in wanted:
+            run.append(release)
+        elif run:
+            out.append((run[0], run[-1]))
+            run = []
+    if run:
+        out.append((run[0], run[-1]))
+    return out

@@ -1,0 +1,193 @@
+"""The versions view of a model page: the "Other versions" line and per-field history notes
+(since, changed from the previous release of the site, removed in).
+
+``Releases`` holds every release published side by side (loaded and planned) plus the timeline
+of every known release; ``VersionsHook`` is the model-page section hook that uses it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from generator.model.types import ApiSpec, Model
+from generator.views.diff import Change, api_groups, diff_models
+from generator.views.lifetimes import ModelKey, Timeline, best_api_version, ranges
+from generator.views.pages import ModelPage
+from generator.views.site import SitePlan, relative, release_url
+
+
+@dataclass(frozen=True, slots=True)
+class VersionLink:
+    """One API version of the model in one release; ``href`` is None for the page itself."""
+
+    api_version: str
+    href: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReleaseEntry:
+    """The model in one release of the site; no ``api_versions`` means absent there."""
+
+    version: str
+    current: bool
+    api_versions: tuple[VersionLink, ...]
+
+
+@dataclass(frozen=True)
+class OtherVersions:
+    """Data of ``partials/other_versions.md.j2``."""
+
+    kind: str
+    api_version: str
+    releases: tuple[ReleaseEntry, ...]
+    """Every release of the site, oldest first."""
+    lifetime: tuple[tuple[str, str], ...]
+    """Runs of known releases that have this API version of the model."""
+    kind_lifetime: tuple[tuple[str, str], ...]
+    """Runs of known releases that have the model in any API version."""
+    known: tuple[str, str]
+    """First and last release the timeline knows."""
+
+
+@dataclass(frozen=True, slots=True)
+class FieldHistory:
+    """History notes of one property-table row (empty strings: nothing to say)."""
+
+    since: str = ""
+    """First known release with the field; empty when the oldest known release has it."""
+    since_api_version: str = ""
+    """API version it first appeared in, when not this page's."""
+    removed_in: str = ""
+    compared_to: str = ""
+    """``1.31`` or ``1.31 v1alpha3``: the previous site release the changes are relative to."""
+    changes: tuple[Change, ...] = ()
+
+
+@dataclass
+class Releases:
+    """Releases published side by side (oldest first) and the timeline of all known releases."""
+
+    apis: dict[str, ApiSpec]
+    plans: dict[str, SitePlan]
+    timeline: Timeline
+    order: list[str] = field(default_factory=list)
+    _groups: dict[str, dict[tuple[str, str], str]] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        from generator.views.lifetimes import release_sort_key
+
+        self.order = sorted(self.apis, key=release_sort_key)
+
+    def api_group(self, version: str, model: Model) -> str:
+        """The API group as written (``resource.k8s.io``) of a model of release ``version``."""
+        if version not in self._groups:
+            self._groups[version] = api_groups(self.apis[version])
+        return self._groups[version].get((model.group, model.api_version), model.group)
+
+    def previous(self, version: str) -> str | None:
+        i = self.order.index(version)
+        return self.order[i - 1] if i > 0 else None
+
+    def counterpart(self, version: str, key: ModelKey, api_version: str) -> Model | None:
+        """The model in release ``version``: same API version if there, else the most stable."""
+        present = self.timeline.versions_in(key, version)
+        if not present:
+            return None
+        name = present[best_api_version(present, api_version)].name
+        return self.apis[version].models.get(name)
+
+    def page_href(self, from_version: str, from_page: str, to_version: str, name: str) -> str | None:
+        """Link to the page of definition ``name`` in release ``to_version``."""
+        target = self.plans[to_version].page_of(name)
+        if target is None:
+            return None
+        if to_version == from_version:
+            return relative(from_page, target)
+        return release_url(from_page, target)
+
+
+def other_versions(model: Model, version: str, page: str, site: Releases) -> OtherVersions:
+    key = ModelKey(model.group, model.kind)
+    entries = []
+    for release in site.order:
+        present = site.timeline.versions_in(key, release)
+        links = []
+        for api_version in sorted(present, key=_version_order(model.api_version)):
+            name = present[api_version].name
+            current = release == version and name == model.name
+            href = None if current else site.page_href(version, page, release, name)
+            if current or href:
+                links.append(VersionLink(api_version, href))
+        entries.append(ReleaseEntry(release, release == version, tuple(links)))
+    timeline = site.timeline
+    return OtherVersions(
+        kind=model.kind, api_version=model.api_version, releases=tuple(entries),
+        lifetime=tuple(ranges(timeline.releases_of(key, model.api_version), timeline.releases)),
+        kind_lifetime=tuple(ranges(timeline.releases_of(key), timeline.releases)),
+        known=(timeline.first, timeline.releases[-1] if timeline.releases else ""),
+    )
+
+
+def _version_order(this: str):  # type: ignore[no-untyped-def]
+    from generator.model.gvk import api_version_sort_key
+
+    return lambda v: (v != this, api_version_sort_key(v))
+
+
+def field_histories(model: Model, api: ApiSpec, site: Releases) -> dict[str, FieldHistory]:
+    """History notes of every field of ``model`` in release ``api.version``."""
+    key = ModelKey(model.group, model.kind)
+    timeline = site.timeline
+    changes: dict[str, tuple[Change, ...]] = {}
+    compared_to = ""
+    previous = site.previous(api.version)
+    if previous is not None:
+        before = site.counterpart(previous, key, model.api_version)
+        if before is not None and (before.fields != model.fields
+                                   or before.api_version != model.api_version):
+            compared_to = previous if before.api_version == model.api_version else (
+                f"{previous} {before.api_version}")
+            where = Change("", "info", site.api_group(api.version, model), model.api_version,
+                           model.kind)
+            _, fields = diff_models(before, model, where)
+            changes = {f.field: f.changes for f in fields if f.status == "changed"}
+    later = site.order[site.order.index(api.version) + 1 :]
+    out = {}
+    for f in model.fields:
+        since = timeline.field_since(key, f.name)
+        since_release, since_av = since if since else ("", "")
+        if since_release == timeline.first:
+            since_release, since_av = "", ""
+        out[f.name] = FieldHistory(
+            since=since_release,
+            since_api_version=since_av if since_av != model.api_version else "",
+            removed_in=_removed_in(site, key, model.api_version, f.name, api.version, later),
+            compared_to=compared_to if f.name in changes else "",
+            changes=changes.get(f.name, ()),
+        )
+    return out
+
+
+def _removed_in(site: Releases, key: ModelKey, api_version: str, name: str, version: str,
+                later: list[str]) -> str:
+    """The release that drops the field, shown only on the last page of the site that has it
+    (no later site release has this API version of the model with the field)."""
+    for release in later:
+        present = site.timeline.versions_in(key, release).get(api_version)
+        if present is not None and name in present.fields:
+            return ""
+    return site.timeline.field_removed_in(key, api_version, name, version) or ""
+
+
+class VersionsHook:
+    """Model-page hook: sets ``page.other_versions`` and the ``history`` of each row."""
+
+    def __init__(self, site: Releases) -> None:
+        self.site = site
+
+    def __call__(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
+        if api.version not in self.site.apis:
+            return
+        page.other_versions = other_versions(page.model, api.version, page.path, self.site)
+        histories = field_histories(page.model, api, self.site)
+        page.rows = [replace(row, history=histories.get(row.field.name)) for row in page.rows]

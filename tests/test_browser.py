@@ -1,0 +1,217 @@
+"""The built default site in a real browser (Debian Chromium driven by Playwright).
+
+Served on 127.0.0.1; requests to any other host are answered locally with an empty body, so the
+test never touches the network. Skipped when Chromium or Playwright is missing, except in CI.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import IN_CI, REPO
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+               "--disable-component-update", "--no-first-run", "--disable-sync"]
+STATUS_132 = "1.32/resource/v1beta1/resourceClaimStatus/"
+SCREENSHOT = REPO / "test-output" / "1.32-resource-v1beta1-resourceClaimStatus.png"
+
+
+def _missing(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"CI must run the browser test: {reason} (tests/setup_extras.py installs it)")
+    pytest.skip(reason)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+class _QuietServer(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # the browser drops connections it no longer needs
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site: Path) -> Iterator[str]:
+    handler = functools.partial(_QuietHandler, directory=str(built_site))
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        _missing(f"{CHROMIUM} is not installed")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package is not installed")
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
+        yield chromium
+        chromium.close()
+
+
+class Tab:
+    """A page of the local site that records console errors and uncaught exceptions."""
+
+    def __init__(self, browser: Any, base: str) -> None:
+        self.base = base
+        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
+        self.context.route(re.compile(r"^(?!" + re.escape(base) + ")"), self._stub)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    @staticmethod
+    def _stub(route: Any) -> None:
+        """Other hosts (web fonts) get an empty answer: no network, no failed-load noise."""
+        route.fulfill(status=200, body="", content_type="text/css")
+
+    def open(self, path: str) -> Any:
+        self.page.goto(self.base + path, wait_until="load")
+        return self.page
+
+
+def title(page: Any) -> str:
+    """The page's h1 without the permalink mark."""
+    return str(page.locator("article h1").first.inner_text()).strip().rstrip("¶").strip()
+
+
+@pytest.fixture()
+def tab(browser: Any, site_url: str) -> Iterator[Tab]:
+    t = Tab(browser, site_url)
+    yield t
+    t.context.close()
+
+
+def test_model_page_loads_without_console_errors_and_screenshot(tab: Tab) -> None:
+    page = tab.open(STATUS_132)
+    assert title(page) == "ResourceClaimStatus"
+    table = page.locator("article table").first
+    assert "reservedFor" in table.inner_text() and "devices" in table.inner_text()
+    page.wait_for_timeout(300)  # let Material's bundle settle
+    SCREENSHOT.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOT), full_page=False)
+    assert SCREENSHOT.stat().st_size > 10_000
+    assert tab.errors == []
+
+
+def test_builder_index_entry_lands_on_its_anchor(tab: Tab) -> None:
+    page = tab.open(STATUS_132)
+    section = page.locator("article :is(h2, h3)", has_text="Builder functions")
+    if section.count() == 0:
+        pytest.skip("builder section not merged yet")
+    entry = page.locator('article a[href="#fn-withreservedfor"]').first
+    entry.click()
+    page.wait_for_function("location.hash === '#fn-withreservedfor'")
+    target = page.locator("#fn-withreservedfor")
+    box = target.bounding_box()
+    assert box is not None and 0 <= box["y"] < page.viewport_size["height"]
+    assert tab.errors == []
+
+
+def test_example_tabs_switch(tab: Tab) -> None:
+    page = tab.open(STATUS_132)
+    tabs = page.locator("article .tabbed-set.tabbed-alternate")
+    if tabs.count() == 0:
+        pytest.skip("examples section not merged yet")
+    first_set = tabs.first
+    labels = first_set.locator(".tabbed-labels > label")
+    blocks = first_set.locator(".tabbed-content > .tabbed-block")
+    assert labels.count() >= 2 and blocks.count() == labels.count()
+    assert blocks.nth(0).is_visible() and not blocks.nth(1).is_visible()
+    labels.nth(1).click()
+    page.wait_for_function("(el) => el.offsetParent !== null", arg=blocks.nth(1).element_handle())
+    assert blocks.nth(1).is_visible() and not blocks.nth(0).is_visible()
+    labels.nth(0).click()
+    assert blocks.nth(0).is_visible()
+    assert tab.errors == []
+
+
+def test_other_versions_link_opens_the_131_page_of_the_same_model(tab: Tab) -> None:
+    page = tab.open(STATUS_132)
+    if page.locator("article", has_text="Other versions").count() == 0:
+        pytest.skip("other-versions section not merged yet")
+    link = page.locator('article a[href$="1.31/resource/v1alpha3/resourceClaimStatus/"]').first
+    assert link.get_attribute("href") == "../../../../1.31/resource/v1alpha3/resourceClaimStatus/"
+    link.click()
+    page.wait_for_url("**/1.31/resource/v1alpha3/resourceClaimStatus/")
+    assert title(page) == "ResourceClaimStatus"
+    assert "deallocationRequested" in page.locator("article table").first.inner_text()
+    assert tab.errors == []
+
+
+def test_search_finds_resource_claim_status(tab: Tab) -> None:
+    page = tab.open("1.32/")
+    query = page.locator("input.md-search__input")
+    query.click()
+    query.press_sequentially("ResourceClaimStatus")
+    result = page.locator(".md-search-result__item", has_text="ResourceClaimStatus").first
+    result.wait_for(state="visible", timeout=60_000)
+    assert "resourceClaimStatus/" in (result.locator("a").first.get_attribute("href") or "")
+    assert tab.errors == []
+
+
+def test_dark_light_toggle(tab: Tab) -> None:
+    page = tab.open(STATUS_132)
+    scheme = "document.body.getAttribute('data-md-color-scheme')"
+    assert page.evaluate(scheme) == "default"
+    page.locator('[data-md-component="palette"] label:visible').click()
+    page.wait_for_function(f"{scheme} === 'slate'")
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    page.locator('[data-md-component="palette"] label:visible').click()
+    page.wait_for_function(f"{scheme} === 'default'")
+    assert page.evaluate("getComputedStyle(document.body).backgroundColor") != background
+    assert tab.errors == []
+
+
+def test_hostile_spec_runs_no_script_in_the_browser(browser: Any, hostile_site: Path) -> None:
+    """Pages and search results of the hostile fixture spec open no dialog and run nothing."""
+    handler = functools.partial(_QuietHandler, directory=str(hostile_site))
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    t = Tab(browser, f"http://127.0.0.1:{httpd.server_address[1]}/")
+    dialogs: list[str] = []
+    t.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    try:
+        widget = next(hostile_site.glob("x/hostile-*/v1/widget/index.html")).parent
+        named = next(hostile_site.glob("x/hostile-*/v1/script-alert-PWNED-script-*/index.html")).parent
+        for page_dir in (named, widget):
+            page = t.open(str(page_dir.relative_to(hostile_site)) + "/")
+            page.mouse.move(400, 400)
+            page.mouse.move(600, 500)  # hover handlers, had any been injected
+        assert "Plain start. <script>alert('PWNED')</script>" in page.inner_text("article")
+        query = page.locator("input.md-search__input")
+        query.click()
+        query.press_sequentially("PWNED")
+        page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=30_000)
+        page.wait_for_timeout(300)
+        assert dialogs == []
+        scripts = "document.querySelectorAll('article script, .md-search-result script').length"
+        assert page.evaluate(scripts) == 0
+        assert t.errors == []
+        # Control: the same listener does see a script that runs.
+        page.set_content("<script>alert('control')</script>")
+        assert dialogs == ["control"]
+    finally:
+        t.context.close()
+        httpd.shutdown()
+        httpd.server_close()

@@ -1,0 +1,53 @@
+"""``check DIR``: exit 0 when committed Markdown is current, 1 naming the stale pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+
+ARGS = ["--version", "1.31", "--history", "site"]
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("check") / "docs"
+    assert main(["generate", *ARGS, "--out", str(out), "-q"]) == 0
+    return out
+
+
+def test_check_fresh_then_edited(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", str(generated), *ARGS]) == 0
+    assert "up to date" in capsys.readouterr().out
+
+    page = generated / "1.31" / "core" / "v1" / "podSpec.md"
+    original = page.read_text(encoding="utf-8")
+    page.write_text(original.replace("PodSpec", "PodSpecc", 1), encoding="utf-8")
+    try:
+        assert main(["check", str(generated), *ARGS]) == 1
+        out = capsys.readouterr().out
+        assert "stale: 0 added, 0 removed, 1 changed" in out
+        assert "changed  1.31/core/v1/podSpec.md" in out
+        assert "--- a/1.31/core/v1/podSpec.md" in out and "-# PodSpecc" in out
+    finally:
+        page.write_text(original, encoding="utf-8")
+
+
+def test_check_names_missing_and_extra_pages(generated: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    extra = generated / "1.31" / "stray.md"
+    extra.write_text("# not generated\n", encoding="utf-8")
+    try:
+        assert main(["check", str(generated), "--version", "1.31", "--version", "1.32",
+                     "--history", "site"]) == 1
+        out = capsys.readouterr().out
+        assert "removed  1.31/stray.md" in out
+        assert "added    1.32/changes.md" in out
+    finally:
+        extra.unlink()
+
+
+def test_check_bad_dir_exits_2(tmp_path: Path) -> None:
+    assert main(["check", str(tmp_path / "nope"), *ARGS]) == 2

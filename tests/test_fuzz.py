@@ -1,0 +1,169 @@
+"""Property-based fuzzing: random schemas and documents through every loader and the renderer.
+
+Only the tool's own ``GeneratorError`` may escape. Examples are bounded (≈200 in all) and
+derandomized so CI runs are fast and reproducible.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.errors import GeneratorError
+from generator.model.normalize import build_api
+from generator.pipeline import default_hooks
+from generator.render.env import make_env
+from generator.render.pages import render_version
+from generator.sources import load_document
+from generator.sources.reader import parse_document
+from generator.views.nav import release_nav
+from generator.views.site import plan_site
+from generator.writer import check_relative
+
+
+def fuzz(examples: int) -> settings:
+    """Bounded, reproducible runs (≈200 examples over all tests in this file)."""
+    return settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+ENV = make_env()
+
+NAMES = ["io.k8s.api.apps.v1.Deployment", "io.k8s.api.apps.v1.DeploymentSpec",
+         "io.k8s.api.core.v1.Pod", "io.k8s.apimachinery.pkg.api.resource.Quantity",
+         "x.v1beta2.Thing", "Loose", "../../up", "a/b\\c", "<b>x</b>", "\u03a1od", ""]
+BAD_REFS = ["https://example.com/s.json#/x", "#/elsewhere/X", "#", "other.json"]
+REF = "\x00REF\x00"
+"""Placeholder for the ``$ref`` prefix, replaced by each dialect's own."""
+
+text = st.text(alphabet=st.characters(codec="utf-8"), max_size=16) | st.sampled_from(
+    ["<script>alert(1)</script>", "| a | b |\n|---|", "# h\n===", "[x](javascript:alert(1))",
+     "`code` https://example.com/a_b", "int-or-string", "date-time", "map", "atomic", "merge"])
+scalars = st.none() | st.booleans() | st.integers() | st.floats() | text
+json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(text, inner, max_size=3), max_leaves=4)
+types = st.sampled_from(["string", "integer", "number", "boolean", "object", "array", "null", "x"])
+
+
+def schemas(junk: bool) -> st.SearchStrategy[Any]:
+    """Schemas with well-typed keywords; with ``junk``, any keyword may hold any JSON value."""
+
+    def kw(valid: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+        return valid | json_values if junk else valid
+
+    core = st.fixed_dictionaries({}, optional={
+        "type": kw(types | st.lists(types, max_size=3)),
+        "format": kw(st.sampled_from(["int-or-string", "int32", "date-time", "quantity", "byte"])),
+        "description": kw(text),
+        "$ref": st.sampled_from([REF + n for n in NAMES if n] + BAD_REFS) | json_values if junk
+        else st.sampled_from([REF + n for n in NAMES if n]),
+    })
+    extras = {
+        "enum": kw(st.lists(json_values, max_size=3)),
+        "default": json_values,
+        "required": kw(st.lists(text | st.sampled_from(["kind", "metadata"]), max_size=3)),
+        "x-kubernetes-list-type": kw(st.sampled_from(["map", "set", "atomic"])),
+        "x-kubernetes-list-map-keys": kw(st.lists(text, max_size=2)),
+        "x-kubernetes-map-type": kw(st.sampled_from(["granular", "atomic"])),
+        "x-kubernetes-patch-strategy": kw(st.sampled_from(["merge", "retainKeys", "merge,retainKeys"])),
+        "x-kubernetes-patch-merge-key": kw(text),
+        "x-kubernetes-int-or-string": json_values,
+        "x-kubernetes-preserve-unknown-fields": json_values,
+        "x-kubernetes-embedded-resource": json_values,
+        "x-kubernetes-validations": kw(st.lists(st.dictionaries(
+            st.sampled_from(["rule", "message"]) | text, json_values, max_size=2), max_size=2)),
+        "x-kubernetes-group-version-kind": kw(st.lists(st.fixed_dictionaries(
+            {"group": text, "version": text, "kind": text}), max_size=2)),
+        "nullable": json_values,
+    }
+    extra = st.sampled_from(sorted(extras)).flatmap(lambda k: st.fixed_dictionaries({k: extras[k]}))
+    leaf = st.builds(lambda base, more: {k: v for d in (base, *more) for k, v in d.items()},
+                     core, st.lists(extra, max_size=2))
+    tree = st.recursive(leaf, lambda inner: st.one_of(
+        inner,
+        st.builds(lambda base, props: {**base, "type": "object", "properties": props}, leaf,
+                  st.dictionaries(text | st.sampled_from(["kind", "metadata"]), inner, max_size=3)),
+        st.builds(lambda base, item: {**base, "type": "array", "items": item}, leaf,
+                  inner | st.lists(inner, max_size=2)),
+        st.builds(lambda base, extra: {**base, "additionalProperties": extra}, leaf,
+                  inner | st.booleans()),
+        st.builds(lambda base, key, opts: {**base, key: opts}, leaf,
+                  st.sampled_from(["allOf", "oneOf", "anyOf"]), st.lists(inner, max_size=3)),
+    ), max_leaves=5)
+    model = st.builds(lambda base, props: {**base, "type": "object", "properties": props}, leaf,
+                      st.dictionaries(text | st.sampled_from(["kind", "metadata"]), tree,
+                                      min_size=1, max_size=4))
+    return model | tree
+
+
+def definitions(junk: bool) -> st.SearchStrategy[Any]:
+    names = st.sampled_from(NAMES) | text
+    return st.dictionaries(names, schemas(junk) | json_values if junk else schemas(junk),
+                           min_size=1, max_size=6)
+
+
+def with_prefix(value: Any, prefix: str) -> Any:
+    if isinstance(value, str):
+        return value.replace(REF, prefix)
+    if isinstance(value, list):
+        return [with_prefix(v, prefix) for v in value]
+    if isinstance(value, dict):
+        return {k: with_prefix(v, prefix) for k, v in value.items()}
+    return value
+
+
+def wrap(kind: str, defs: Any) -> Any:
+    if kind == "swagger":
+        return {"swagger": "2.0", "definitions": with_prefix(defs, "#/definitions/")}
+    if kind == "openapi":
+        return {"openapi": "3.0.0", "components": {"schemas": with_prefix(defs, "#/components/schemas/")}}
+    return {"$defs": with_prefix(defs, "#/$defs/")}
+
+
+def load_and_render(document: Any, lenient: bool) -> None:
+    """The whole pipeline below the CLI: load → normalize → plan → render (+ export, nav)."""
+    try:
+        raw = load_document(document, "fuzz.json")
+        api, _ = build_api(raw, "x", lenient=lenient)
+        json.dumps(api.to_dict())
+        plan = plan_site(api)
+        pages = render_version(api, plan, ENV, default_hooks())
+        release_nav(api, plan)
+    except GeneratorError:
+        return
+    assert pages
+    for path in pages:
+        check_relative(path)
+
+
+@fuzz(80)
+@given(st.sampled_from(["swagger", "openapi", "defs"]), definitions(junk=False), st.booleans())
+def test_random_schemas_through_every_loader_and_the_renderer(kind: str, defs: Any, lenient: bool) -> None:
+    load_and_render(wrap(kind, defs), lenient)
+
+
+@fuzz(50)
+@given(st.sampled_from(["swagger", "openapi", "defs"]), definitions(junk=True) | json_values,
+       st.booleans())
+def test_random_definitions_with_junk(kind: str, defs: Any, lenient: bool) -> None:
+    load_and_render(wrap(kind, defs), lenient)
+
+
+@fuzz(30)
+@given(json_values | st.fixed_dictionaries({}, optional={
+    "swagger": json_values, "openapi": json_values, "$defs": json_values,
+    "definitions": json_values, "components": json_values}))
+def test_random_documents(document: Any) -> None:
+    load_and_render(document, True)
+
+
+@fuzz(40)
+@given(st.binary(max_size=200) | text.map(str.encode) | json_values.map(lambda v: json.dumps(v).encode()),
+       st.sampled_from(["fuzz.json", "fuzz.yaml"]))
+def test_random_bytes_through_the_parser(data: bytes, origin: str) -> None:
+    with contextlib.suppress(GeneratorError):
+        load_and_render(parse_document(data, origin), False)

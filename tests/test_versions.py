@@ -1,0 +1,183 @@
+"""Versions side by side: release timeline, Other versions line, field history notes, change
+pages, and cross-release links in the built site."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.model.types import ApiSpec
+from generator.pipeline import GeneratedSite, Release, VersionsOptions, generate, release_timeline
+from generator.views.lifetimes import ModelKey, ranges
+from generator.views.site import published_url, release_url
+
+CLAIM_STATUS = ModelKey("resource", "ResourceClaimStatus")
+PAGE_131 = "1.31/resource/v1alpha3/resourceClaimStatus.md"
+PAGE_132_BETA = "1.32/resource/v1beta1/resourceClaimStatus.md"
+
+
+def row(page: str, field: str) -> str:
+    """The property-table row of ``field``."""
+    (line,) = [ln for ln in page.splitlines() if f'id="field-{field.lower()}"' in ln]
+    return line
+
+
+def test_release_url_between_published_pages() -> None:
+    assert published_url("1.31/resource/v1alpha3/resourceClaimStatus.md") == (
+        "1.31/resource/v1alpha3/resourceClaimStatus/")
+    assert published_url("1.32/index.md") == "1.32/"
+    assert published_url("1.32/changes.md") == "1.32/changes/"
+    assert release_url(PAGE_132_BETA, PAGE_131) == (
+        "../../../../1.31/resource/v1alpha3/resourceClaimStatus/")
+    assert release_url("1.32/changes.md", PAGE_131) == (
+        "../../1.31/resource/v1alpha3/resourceClaimStatus/")
+    assert release_url("1.32/index.md", "1.31/index.md") == "../1.31/"
+
+
+def test_timeline_covers_every_kubernetes_validate_release(api_131: ApiSpec,
+                                                           api_132: ApiSpec) -> None:
+    timeline = release_timeline([api_131, api_132])
+    assert timeline.releases[0] == "1.25" and "1.37" in timeline.releases
+    assert timeline.field_since(CLAIM_STATUS, "devices") == ("1.32", "v1beta1")
+    assert timeline.field_since(CLAIM_STATUS, "allocation") == ("1.26", "v1alpha1")
+    assert timeline.field_removed_in(CLAIM_STATUS, "v1alpha3", "deallocationRequested",
+                                     "1.31") == "1.32"
+    assert timeline.field_removed_in(CLAIM_STATUS, "v1beta1", "devices", "1.32") is None
+    assert ranges(timeline.releases_of(CLAIM_STATUS, "v1beta1"), timeline.releases) == [
+        ("1.32", "1.37")]
+    site_only = release_timeline([api_131, api_132], history="site")
+    assert site_only.releases == ("1.31", "1.32")
+
+
+def test_beta_claim_status_page_history_and_other_versions(default_pages: GeneratedSite) -> None:
+    page = default_pages.pages[PAGE_132_BETA]
+    assert "since 1.32" in row(page, "devices")
+    assert "since 1.26 (v1alpha1)" in row(page, "allocation")
+    other = next(ln for ln in page.splitlines() if ln.startswith("**Other versions:**"))
+    assert "1.31: [v1alpha3](../../../../1.31/resource/v1alpha3/resourceClaimStatus/)" in other
+    assert "[v1alpha3](../v1alpha3/resourceClaimStatus.md)" in other
+    assert "v1beta1 (this page)" in other
+
+
+def test_alpha_claim_status_page_marks_removed_field(default_pages: GeneratedSite) -> None:
+    page = default_pages.pages[PAGE_131]
+    assert "removed in 1.32" in row(page, "deallocationRequested")
+    assert "removed in" not in row(page, "reservedFor")
+    other = next(ln for ln in page.splitlines() if ln.startswith("**Other versions:**"))
+    assert "1.32: [v1alpha3](../../../../1.32/resource/v1alpha3/resourceClaimStatus/), " \
+           "[v1beta1](../../../../1.32/resource/v1beta1/resourceClaimStatus/)" in other
+
+
+def test_absent_release_and_changed_field_note() -> None:
+    # 1.30 has no v1alpha3 (it had v1alpha2) and no PodSchedulingContext in 1.32
+    site = generate([Release("1.30"), Release("1.31"), Release("1.32")], groups=["resource"])
+    pod_ctx = site.pages["1.31/resource/v1alpha3/podSchedulingContext.md"]
+    other = next(ln for ln in pod_ctx.splitlines() if ln.startswith("**Other versions:**"))
+    assert "1.30: [v1alpha2](../../../../1.30/resource/v1alpha2/podSchedulingContext/)" in other
+    assert '1.32: <span class="k8s-absent">absent</span>' in other
+    spec_page = site.pages["1.32/resource/v1alpha3/deviceRequest.md"]
+    assert "compared with 1.31: description changed: " in row(spec_page, "adminAccess")
+
+
+def test_change_page_in_nav_and_home(default_pages: GeneratedSite) -> None:
+    page = default_pages.pages["1.32/changes.md"]
+    assert page.startswith("# Changes from 1.31 to 1.32\n")
+    assert "| API versions added |" in page and "| **All changes** |" in page
+    assert "<code>resource.k8s.io/v1beta1</code> added" in page
+    assert ("PodSchedulingContext <span class=\"k8s-badge k8s-kind\">kind</span> removed "
+            "([1.31](../../1.31/resource/v1alpha3/podSchedulingContext/))") in page
+    assert re.search(r"<code>deallocationRequested</code> removed \(\[1\.31\]\(\.\./\.\./1\.31/"
+                     r"resource/v1alpha3/resourceClaimStatus/#field-deallocationrequested\)\)", page)
+    assert ("<code>devices</code> added ([1.32](resource/v1alpha3/resourceClaimStatus.md"
+            "#field-devices))") in page
+    assert "1.31/changes.md" not in default_pages.pages
+    assert "- [Changes from 1.31 to 1.32](changes.md)" in default_pages.pages["1.32/index.md"]
+    nav_132 = default_pages.nav[1]["Kubernetes 1.32"]
+    assert nav_132[1] == {"Changes from 1.31 to 1.32": "1.32/changes.md"}
+
+
+def test_extra_change_pair_and_siblings() -> None:
+    site = generate([Release("1.32")], groups=["resource"], siblings=[Release("1.31")],
+                    versions=VersionsOptions(
+                        change_pairs=(("1.29", "1.32"),)))
+    assert set(p.split("/")[0] for p in site.pages) == {"1.32"}
+    assert "1.32/changes.md" in site.pages  # from the sibling 1.31
+    extra = site.pages["1.32/changes-from-1.29.md"]
+    assert extra.startswith("# Changes from 1.29 to 1.32")
+    assert "../../1.29/" not in extra  # 1.29 is not published: no links to it
+
+
+@pytest.mark.slow
+def test_built_site_cross_release_links_resolve(built_site: Path) -> None:
+    """Every link from one release to another in the combined site reaches a page (and the
+    field anchor it names); they are directory URLs, valid in per-release sites too."""
+    from linkcheck import _target, ids_of, internal_links
+
+    root = built_site.resolve()
+    broken, crossing, ids = [], 0, {}
+    for release in ("1.31", "1.32"):
+        for html in sorted((root / release).rglob("*.html")):
+            for href in internal_links(html):
+                target = _target(html, href, root)
+                if target is None or target.relative_to(root).parts[0] in (release, "assets",
+                                                                          "search"):
+                    continue
+                if target.relative_to(root).parts[0] not in ("1.31", "1.32"):
+                    continue
+                crossing += 1
+                fragment = href.partition("#")[2]
+                if href.split("#")[0].endswith(".md") or not target.is_file() or (
+                        fragment and fragment not in ids_of(target, ids)):
+                    broken.append((html.relative_to(root).as_posix(), href))
+    assert not broken, broken[:20]
+    assert crossing > 1000
+
+
+def test_versions_output_is_deterministic() -> None:
+    releases = [Release("1.31"), Release("1.32")]
+    first = generate(releases, groups=["resource"])
+    second = generate(releases, groups=["resource"])
+    assert first.pages == second.pages
+    assert list(first.pages) == list(second.pages)
+
+
+def test_removed_in_only_on_last_page_that_has_the_field() -> None:
+    # AllocationResult.availableOnNodes: v1alpha2 in 1.29 and 1.30, not in v1alpha3 (1.31)
+    site = generate([Release("1.29"), Release("1.30"), Release("1.31"), Release("1.32")],
+                    groups=["resource"])
+    assert "removed in" not in row(site.pages["1.29/resource/v1alpha2/allocationResult.md"],
+                                   "availableOnNodes")
+    assert "removed in 1.31" in row(site.pages["1.30/resource/v1alpha2/allocationResult.md"],
+                                    "availableOnNodes")
+    assert "removed in 1.32" in row(site.pages["1.31/resource/v1alpha3/allocationResult.md"],
+                                    "controller")
+
+
+def test_plugin_config_change_pairs_and_history(tmp_path: Path) -> None:
+    from mkdocs.config.defaults import MkDocsConfig
+
+    from generator.plugin import K8sApiDocsPlugin
+
+    plugin = K8sApiDocsPlugin()
+    errors, _ = plugin.load_config({
+        "versions": [{"version": "1.31"}, {"version": "1.32"}], "groups": ["resource"],
+        "changes": [{"old": "1.29", "new": "1.32"}], "history": "site",
+        "cache_dir": str(tmp_path / "cache"),
+    })
+    assert not errors
+    config = MkDocsConfig(config_file_path=str(tmp_path / "mkdocs.yml"))
+    config.load_dict({"site_name": "t", "docs_dir": str(tmp_path / "docs")})
+    (tmp_path / "docs").mkdir()
+    plugin.on_config(config)
+    assert plugin.site is not None
+    pages = plugin.site.pages
+    assert {"1.32/changes.md", "1.32/changes-from-1.29.md"} <= set(pages)
+    # history: site → the oldest site release has every field, so 1.31 has no "since" notes
+    assert "since 1." not in pages["1.31/resource/v1alpha3/resourceClaimStatus.md"]
+    assert "since 1.32" in row(pages[PAGE_132_BETA], "devices")
+
+    bad = K8sApiDocsPlugin()
+    errors, _ = bad.load_config({"versions": [{"version": "1.31"}], "history": "sometimes"})
+    assert errors
