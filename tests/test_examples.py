@@ -249,7 +249,8 @@ def test_fence_is_longer_than_any_backtick_run(content: str) -> None:
 TRICKY = ["yes", "no", "on", "off", "null", "~", "", "1e3", "0x1F", "0o17", "1_000", ".inf", "-.nan",
           "2024-01-15", "2024-01-15T10:00:00Z", "12:30", "- item", "a: b", "key:", "#note", "a #b",
           "*alias", "&anchor", "!tag", "%directive", "@at", "`tick", "{a}", "[a]", "'q'", '"q"',
-          "multi\nline", " lead", "trail ", "tab\there", "ünïcode", "\u2028", "=", "<<", "?", "|", ">"]
+          "multi\nline", " lead", "trail ", "tab\there", "ünïcode", "\u2028", "=", "<<", "?", "|", ">",
+          "L" * 1000, "L" * 1001, "x: " * 400, "\u00e9" * 1100]
 
 
 @pytest.mark.parametrize("text", TRICKY)

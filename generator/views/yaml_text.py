@@ -18,6 +18,8 @@ _SIMPLE = re.compile(r"^[A-Za-z0-9/][A-Za-z0-9._/=-]*(:[A-Za-z0-9._/=-]+)*$"
 """Plain-safe shapes: no leading indicator, ``:`` only inside a word, spaces only without ``:``."""
 _UNPRINTABLE = re.compile(r"[^\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]|[\u2028\u2029\ufeff]")
 """What a YAML reader refuses or a JSON escape does not cover (JSON escapes the C0 controls)."""
+MAX_SIMPLE_KEY = 1000
+"""Longest key written as ``key: value`` (YAML allows 1024 characters for an implicit key)."""
 _STR_TAG = "tag:yaml.org,2002:str"
 _RESOLVER = yaml.resolver.Resolver()
 
@@ -54,13 +56,17 @@ def _lines(value: Any, indent: str, out: list[str]) -> None:
     """Append the block lines of a non-empty mapping or sequence."""
     if isinstance(value, dict):
         for key, item in value.items():
-            head = f"{indent}{scalar_text(str(key))}:"
+            text = scalar_text(str(key))
+            explicit = len(text) > MAX_SIMPLE_KEY
+            if explicit:  # YAML readers refuse longer implicit keys: "? key" then ": value"
+                out.append(f"{indent}? {text}")
+            head = f"{indent}:" if explicit else f"{indent}{text}:"
             if isinstance(item, dict) and item:
                 out.append(head)
                 _lines(item, indent + "  ", out)
             elif isinstance(item, list) and item:
                 out.append(head)
-                _lines(item, indent, out)
+                _lines(item, indent + "  " if explicit else indent, out)
             else:
                 out.append(f"{head} {_scalar(item)}")
         return
