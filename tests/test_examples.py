@@ -276,7 +276,8 @@ def test_model_pages_show_python_and_example_sections(default_pages: Any,
                           ("1.32", "1.32/resource/v1beta1/resourceClaimStatus.md")):
         text = pages[page]
         example = examples[release][CLAIM_STATUS[release]]
-        assert "\n## Python\n" in text and "\n## Example\n" in text
+        assert "\n## Python\n" in text
+        assert "\n## Example { #example data-search-exclude }\n" in text  # snippets stay out of search
         assert text.index("## Properties") < text.index("## Python") < text.index("## Example")
         assert '=== "YAML"' in text and '=== "Python"' in text
         blocks = re.findall(r"\n    (`{3,})yaml\n(.*?)\n    \1\n", text, re.S)
