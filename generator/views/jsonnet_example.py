@@ -114,7 +114,7 @@ class JsonnetRenderer:
         parts = self.parts(sample, alias, top=True)
         head = (f"local k = import {string(library_import(self.api.version))};\n"
                 f"local {alias} = k{member(tuple(index.library_path.split('.')))};\n\n")
-        return head + (self.join(parts, "") if parts else "{}") + "\n"
+        return head + (self.join(parts, "", WIDTH) if parts else "{}") + "\n"
 
     # -- builder expressions ---------------------------------------------------------------
     def parts(self, sample: Sample, prefix: str, top: bool = False) -> list[str]:
@@ -146,36 +146,37 @@ class JsonnetRenderer:
                 continue
             entry = level.get(name)
             if isinstance(entry, BuilderFunction):
-                calls.append(f"{prefix}{member((*entry.path, entry.name))}({self.value(value, '  ')})")
+                head = f"{prefix}{member((*entry.path, entry.name))}("
+                calls.append(f"{head}{self.value(value, '  ', len(head) + 3)})")
             elif entry is not None and value.kind == "model" and value.entries:
                 self._walk(value, target, prefix, entry, skip, calls, plain)
             else:
                 _put(plain, target, _Leaf(value.data()))
 
-    def value(self, sample: Sample, indent: str) -> str:
-        """An argument: nested builder calls for a model with a library, else a literal."""
+    def value(self, sample: Sample, indent: str, used: int = 0) -> str:
+        """An argument: nested builder calls for a model with a library, else a literal; on one line
+        when it fits after the ``used`` columns before it."""
         index = self.index(sample.model) if sample.kind == "model" and sample.entries else None
         if index is not None:
             parts = self.parts(sample, "k" + member(tuple(index.library_path.split("."))))
-            return self.join(parts, indent)
+            return self.join(parts, indent, used)
         if sample.kind == "array":
-            items = [self.value(item, indent + "  ") for item in sample.items]
-            flat = "[" + ", ".join(items) + "]"
-            if len(flat) + len(indent) <= WIDTH and "\n" not in flat:
-                return flat
             inner = indent + "  "
+            items = [self.value(item, inner, len(inner)) for item in sample.items]
+            flat = "[" + ", ".join(items) + "]"
+            if used + len(flat) + 1 <= WIDTH and "\n" not in flat:
+                return flat
             return "[\n" + "".join(f"{inner}{item},\n" for item in items) + indent + "]"
         if sample.kind == "map":
-            entries = [f"{key(k)}: {self.value(v, indent + '  ')}" for k, v in sample.entries]
+            entries = [f"{key(k)}: {self.value(v, indent + '  ', WIDTH)}" for k, v in sample.entries]
             return "{ " + ", ".join(entries) + " }"
         return literal(sample.data())
 
-    def join(self, parts: list[str], indent: str) -> str:
+    def join(self, parts: list[str], indent: str, used: int = 0) -> str:
         flat = " + ".join(parts)
-        if len(flat) + len(indent) <= WIDTH and "\n" not in flat:
+        if used + len(flat) <= WIDTH and "\n" not in flat:
             return flat
         return f"\n{indent}+ ".join(parts)
-
 
 def _value(sample: Sample | None) -> object:
     return sample.value if sample is not None and sample.kind == "value" else None

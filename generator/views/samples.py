@@ -53,6 +53,13 @@ KIND_STRINGS = {
     "MetricSpec.type": "Resource",
     "MetricStatus.type": "Resource",
     "IngressSpec.ingressClassName": "nginx",
+    "ResourceClaimConsumerReference.resource": "pods",
+    "ResourceClaimConsumerReference.name": "example-pod",
+    "DeviceAllocationConfiguration.source": "FromClaim",
+    "AllocatedDeviceStatus.device": "gpu-0",
+    "AllocatedDeviceStatus.pool": "node-1",
+    "DeviceRequestAllocationResult.device": "gpu-0",
+    "DeviceRequestAllocationResult.pool": "node-1",
 }
 """Plausible strings for ``Kind.property`` where the property name alone says too little."""
 
