@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import re
+from functools import lru_cache
 
 _URL = re.compile(r"https?://[^\s<>\"'`|\\\[\]{}]+", re.IGNORECASE)
 _CODE = re.compile(r"`([^`\n]+)`")
@@ -70,6 +71,7 @@ def _guard_line_start(line: str) -> str:
     return stripped
 
 
+@lru_cache(maxsize=16384)
 def inline(text: str) -> str:
     """One line of inert Markdown (newlines become spaces)."""
     return _inline_parts(" ".join(str(text).split()))
@@ -81,6 +83,7 @@ def cell(text: str) -> str:
     return "<br><br>".join(_inline_parts(p) for p in paragraphs if p)
 
 
+@lru_cache(maxsize=16384)
 def block(text: str) -> str:
     """Paragraphs (and ``- item`` bullet lists) of inert Markdown."""
     out: list[str] = []
@@ -104,6 +107,7 @@ def block(text: str) -> str:
     return "\n\n".join(out)
 
 
+@lru_cache(maxsize=16384)
 def code(text: str) -> str:
     """Inline code for a short value (enum, default, key) as HTML, safe in table cells."""
     return f"<code>{_entities(str(text))}</code>"
@@ -113,6 +117,7 @@ def anchor_id(text: str) -> str:
     """An HTML id made only of ``[a-z0-9-]``."""
     slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
     return slug[:80] or "x"
+
 
 
 _BACKTICK_RUN = re.compile(r"`+")

@@ -14,6 +14,7 @@ from generator.model.types import ApiSpec
 from generator.render.env import make_env, template_error
 from generator.render.pages import SectionHook, render_changes, render_version
 from generator.sources import SourceOptions, default_source, load_source
+from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.diff import diff_apis
 from generator.views.example_sections import ExampleSections
@@ -76,7 +77,7 @@ def select_groups(api: ApiSpec, groups: Sequence[str]) -> ApiSpec:
 def default_hooks() -> list[SectionHook]:
     """Sections every model page gets, in page order."""
     examples = ExampleSections()
-    return [examples.python, examples.example]
+    return [examples.python, examples.example, builders_hook]
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import html
 import json
+from collections.abc import Sequence
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +15,7 @@ from generator import markup
 from generator.errors import Location, UsageError
 from generator.model.gvk import stability
 from generator.model.types import TypeRef
+from generator.views.builder_section import IndexLine
 from generator.views.properties import PropertyRow, primitive_label
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "_templates"
@@ -96,6 +100,28 @@ def word_diff(change: Any) -> str:
     return " · ".join(hunks)
 
 
+def builder_index_list(lines: Sequence[IndexLine]) -> str:
+    """A builder index as a nested ``<ul>`` (raw HTML: its links are all on the same page).
+
+    Formatted here rather than in the template: pages have up to hundreds of entries and the
+    lines of shared subtrees recur on many pages (``_index_item`` is cached)."""
+    out = ["<ul>"]
+    previous = 0
+    for line in lines:
+        if line.depth < previous:
+            out.append("</ul></li>" * (previous - line.depth))
+        out.append(_index_item(line))
+        previous = line.depth
+    out.append("</ul></li>" * previous + "</ul>")
+    return "\n".join(out)
+
+
+@lru_cache(maxsize=32768)
+def _index_item(line: IndexLine) -> str:
+    end = "<ul>" if line.opens else "</li>"
+    return f'<li><a href="#{html.escape(line.anchor)}">{markup.code(line.label)}</a>{end}'
+
+
 def yaml_scalar(value: Any) -> str:
     """A YAML-safe scalar (JSON strings are valid YAML)."""
     return json.dumps(value)
@@ -109,6 +135,7 @@ FILTERS: dict[str, Any] = {
     "md_fence": markup.fence,
     "type_text": type_text,
     "type_cell": type_cell,
+    "builder_index_list": builder_index_list,
     "notes_cell": notes_cell,
     "yaml_scalar": yaml_scalar,
     "stability": stability,

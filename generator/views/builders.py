@@ -1,0 +1,515 @@
+"""The k8s-libsonnet builder functions of a model: which exist, their names, order and anchors.
+
+k8s-libsonnet (``k.resource.v1alpha3.resourceClaimStatus.withReservedFor(...)``) is generated
+mechanically from the OpenAPI definitions; this module re-derives exactly its function set so the
+docs can list it, and so other features can build Jsonnet from it.
+
+API (plain, frozen data; no Markdown here)::
+
+    index = builder_index(model, api)        # BuilderIndex, or None: no k8s-libsonnet section
+    index.library_path                       # "resource.v1alpha3.resourceClaimStatus" (k.<this>)
+    index.gvk                                # GroupVersionKind of a kind (for new(name)), else None
+    for fn in index.functions():             # BuilderFunction, page order (depth first)
+        fn.kind                              # "new" | "with" | "mixin"
+        fn.dotted, fn.signature              # "allocation.withController", "withController(controller)"
+        fn.call, fn.arg                      # "allocation.withController(controller)", "controller"
+        fn.anchor                            # "fn-allocationwithcontroller" (k8s-libsonnet's id)
+        fn.target                            # JSON path it sets: ("allocation", "controller")
+        fn.field, fn.owner                   # the Field set and the definition name owning it
+    index.function("allocation.withController")  # lookup by dotted name
+    index.for_target(("allocation", "controller"))  # every function setting that JSON path
+    index.root.members                       # BuilderFunction | BuilderObject, index order
+    index.entries()                          # (depth, entry) in page order, objects included
+
+``builder_index`` shares one ``BuilderPlanner`` per ``ApiSpec`` (the last few are kept): levels
+and subtrees common to many models (ObjectMeta, PodSpec…) are worked out once.
+
+Semantics (for code that generates Jsonnet from the index): ``withX(x)`` sets ``target`` to ``x``
+(merging the enclosing objects, ``+:``), ``withXMixin(x)`` appends to / merges into the existing
+value (``target+: x``; an array also accepts a single item), an ``obj`` only nests, and
+``new(name)`` sets ``apiVersion``/``kind`` (from ``gvk``) and ``metadata.name``.
+
+Rules (k8s-libsonnet's, see README "Builder functions"):
+
+- Covered definitions match ``<domain>.<group>.<version>.<Kind>`` under ``io.k8s.api.``,
+  ``io.k8s.apimachinery.pkg.apis.`` or ``io.k8s.kube-aggregator.pkg.apis.``; ``*List`` kinds and
+  meta ``Status`` (``metadata`` is ``ListMeta``) are not.
+- Per property: array, map or property-less object → ``withX`` + ``withXMixin``; an object with
+  properties (through ``$ref``) → ``obj x`` holding its functions, recursively; anything else →
+  ``withX``. References to ``JSONSchemaProps``/``ListMeta`` and references that would close a cycle
+  are not expanded (``withX`` only, as k8s-libsonnet does for unresolved references).
+- No ``apiVersion`` function at the top level, no ``status`` at any depth; a kind gets ``new(name)``
+  and no ``withKind``.
+- Index order per level: names starting with ``new``, then functions, then objects; byte order.
+- Anchors: GitHub-style slug of ``"fn " + path + name`` / ``"obj " + path``, repeats get ``-1``…
+- A field name starting upper case gets k8s-libsonnet's lower-cased key (``Port`` → ``withPort``,
+  argument ``port``); ``fn.target`` keeps the real name. Two fields with the same key: the first
+  in byte order wins (k8s-libsonnet keeps an arbitrary one).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Union
+
+from generator.model.types import LIST_META, ApiSpec, Field, GroupVersionKind, Model, TypeRef
+
+COVERED_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.pkg.apis.", "io.k8s.kube-aggregator.pkg.apis.")
+_DEFINITION = re.compile(r"^.+?\.(\w*)\.(\w*)\.(\w*)$")
+NOT_EXPANDED = frozenset({
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps",
+    "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.JSONSchemaProps",
+    LIST_META,
+})
+JSONNET_KEYWORDS = frozenset({
+    "assert", "else", "false", "for", "function", "if", "import", "importbin", "importstr", "in",
+    "local", "null", "self", "super", "tailstrict", "then", "true",
+})
+NEW, WITH, MIXIN = "new", "with", "mixin"
+_PLAIN_SLUG = re.compile(r"[a-z0-9 _-]*")
+_SLUG_DROP = re.compile("[!\"#$%&'()*+,./:;<=>?@\\[\\\\\\]^`{|}~\u2019\u2000-\u206f\u2e00-\u2e7f]")
+
+
+@dataclass(frozen=True, slots=True)
+class BuilderFunction:
+    """One ``fn``: ``withX(x)``, ``withXMixin(x)`` or ``new(name)``."""
+
+    name: str
+    """``withReservedFor``, ``withReservedForMixin``, ``new``."""
+    kind: str
+    """``new`` · ``with`` (sets the value) · ``mixin`` (appends / merges)."""
+    arg: str
+    """Argument name: ``reservedFor``; ``name`` for ``new``."""
+    path: tuple[str, ...]
+    """Names of the enclosing ``obj`` groups: ``("allocation", "devices")``."""
+    anchor: str
+    """Element id on the model page (equals k8s-libsonnet's): ``fn-allocationdeviceswithresults``."""
+    target: tuple[str, ...] = ()
+    """JSON path of the value it sets (real field names): ``("allocation", "devices", "results")``;
+    empty for ``new``."""
+    field: Field | None = None
+    """The field it sets (its own description); ``None`` for ``new``."""
+    owner: str = ""
+    """Definition name of the model that has ``field``."""
+
+    @property
+    def type(self) -> TypeRef | None:
+        """Type of the argument (the field's type); ``None`` for ``new`` (a string)."""
+        return self.field.type if self.field is not None else None
+
+    @property
+    def signature(self) -> str:
+        return f"{self.name}({self.arg})"
+
+    @property
+    def dotted(self) -> str:
+        """``allocation.devices.withResults``: how it is called below ``k.<library path>``."""
+        return ".".join((*self.path, self.name))
+
+    @property
+    def call(self) -> str:
+        """``allocation.devices.withResults(results)``."""
+        return f"{self.dotted}({self.arg})"
+
+    @property
+    def title(self) -> str:
+        """k8s-libsonnet's section title: ``fn allocation.devices.withResults``."""
+        return f"fn {self.dotted}"
+
+
+@dataclass(frozen=True, slots=True)
+class BuilderObject:
+    """One ``obj`` group (or the root): nested functions and objects, in index order."""
+
+    name: str
+    """Last path element (``devices``); empty for the root."""
+    path: tuple[str, ...]
+    """``("allocation", "devices")``; empty for the root."""
+    anchor: str
+    """``obj-allocationdevices``; empty for the root."""
+    model: str
+    """Definition name of the object's type."""
+    members: tuple[BuilderFunction | BuilderObject, ...] = ()
+    target: tuple[str, ...] = ()
+    """JSON path of the object (real field names)."""
+    field: Field | None = None
+    """The field holding the object; ``None`` for the root."""
+    owner: str = ""
+    """Definition name of the model that has ``field``."""
+
+    @property
+    def dotted(self) -> str:
+        return ".".join(self.path)
+
+    @property
+    def title(self) -> str:
+        return f"obj {self.dotted}"
+
+    @property
+    def functions(self) -> tuple[BuilderFunction, ...]:
+        return tuple(m for m in self.members if isinstance(m, BuilderFunction))
+
+    @property
+    def objects(self) -> tuple[BuilderObject, ...]:
+        return tuple(m for m in self.members if isinstance(m, BuilderObject))
+
+
+BuilderEntry = Union[BuilderFunction, BuilderObject]  # noqa: UP007 (a runtime alias on 3.10)
+
+
+@dataclass(frozen=True)
+class BuilderIndex:
+    """All builder functions of one model (k8s-libsonnet's ``k.<library_path>``)."""
+
+    model: str
+    """Definition name."""
+    library_path: str
+    """``resource.v1alpha3.resourceClaimStatus``."""
+    root: BuilderObject
+    gvk: GroupVersionKind | None = None
+    """For kinds: what ``new(name)`` writes into ``apiVersion``/``kind``."""
+    _by_dotted: dict[str, BuilderFunction] = field(default_factory=dict, repr=False, compare=False)
+
+    def entries(self) -> Iterator[tuple[int, BuilderEntry]]:
+        """``(depth, entry)`` for every function and object, depth first in index order."""
+        yield from _walk_members(self.root.members, 0)
+
+    def functions(self) -> Iterator[BuilderFunction]:
+        for _, entry in self.entries():
+            if isinstance(entry, BuilderFunction):
+                yield entry
+
+    def objects(self) -> Iterator[BuilderObject]:
+        for _, entry in self.entries():
+            if isinstance(entry, BuilderObject):
+                yield entry
+
+    def function(self, dotted: str) -> BuilderFunction | None:
+        """Lookup by dotted name: ``allocation.devices.withResults``."""
+        if not self._by_dotted:
+            for fn in self.functions():
+                self._by_dotted.setdefault(fn.dotted, fn)
+        return self._by_dotted.get(dotted)
+
+    def for_target(self, target: tuple[str, ...]) -> list[BuilderFunction]:
+        """The functions setting JSON path ``target`` (``withX`` then ``withXMixin``)."""
+        return [fn for fn in self.functions() if fn.target == tuple(target)]
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self.functions())
+
+
+def _walk_members(members: tuple[BuilderEntry, ...], depth: int) -> Iterator[tuple[int, BuilderEntry]]:
+    for member in members:
+        yield depth, member
+        if isinstance(member, BuilderObject):
+            yield from _walk_members(member.members, depth + 1)
+
+
+# -- names ------------------------------------------------------------------------------------
+
+def _rune_class(char: str) -> int:
+    if char.islower():
+        return 1
+    if char.isupper():
+        return 2
+    if char.isdigit():
+        return 3
+    return 4
+
+
+@lru_cache(maxsize=4096)
+def camel_lower(name: str) -> str:
+    """k8s-libsonnet's key for a field: the first camel-case word lower-cased (``Port`` → ``port``,
+    ``URLPath`` → ``urlPath``); most names are unchanged."""
+    if name[:1].islower():
+        return name  # the first word is lower case already
+    runs: list[list[str]] = []
+    last = 0
+    for char in name:
+        cls = _rune_class(char)
+        if runs and cls == last:
+            runs[-1].append(char)
+        else:
+            runs.append([char])
+        last = cls
+    for i in range(len(runs) - 1):
+        if runs[i] and runs[i][0].isupper() and runs[i + 1][0].islower():
+            runs[i + 1].insert(0, runs[i].pop())
+    words = ["".join(r) for r in runs if r]
+    if not words:
+        return name
+    return words[0].lower() + "".join(words[1:])
+
+
+def _go_title(text: str) -> str:
+    """Go's ``strings.Title``: upper-case every letter that follows a separator."""
+    out = []
+    prev = " "
+    for char in text:
+        out.append(char.upper() if _is_separator(prev) else char)
+        prev = char
+    return "".join(out)
+
+
+def _is_separator(char: str) -> bool:
+    if char.isascii():
+        return not (char.isalnum() or char == "_")
+    if char.isalpha() or char.isdigit():
+        return False
+    return char.isspace()
+
+
+def title_name(key: str) -> str:
+    """``x-kubernetes-foo`` → ``X-Kubernetes-Foo``; a leading ``-`` dropped, ``.`` → ``_``."""
+    if key.startswith("-"):
+        key = key[1:]
+    return _go_title(key.replace(".", "_"))
+
+
+@lru_cache(maxsize=4096)
+def function_name(key: str) -> str:
+    return "with" + title_name(key)
+
+
+@lru_cache(maxsize=4096)
+def argument_name(key: str) -> str:
+    """``-``/``.`` → ``_``; ``error`` → ``err``; Jsonnet keywords capitalised (``local`` → ``Local``)."""
+    arg = key.replace("-", "_").replace(".", "_")
+    if arg == "error":
+        return "err"
+    if arg in JSONNET_KEYWORDS:
+        return title_name(arg)
+    return arg
+
+
+@lru_cache(maxsize=8192)
+def slug(text: str) -> str:
+    """GitHub-style heading slug: lower-case, punctuation dropped, whitespace → ``-``.
+
+    Characters that are not printable (controls) are dropped too, so the id is always safe."""
+    lowered = _SLUG_DROP.sub("", text.lower())
+    if _PLAIN_SLUG.fullmatch(lowered):
+        return lowered.replace(" ", "-")
+    return "".join("-" if c.isspace() else c for c in lowered
+                   if c.isspace() or (c.isprintable() and unicodedata.category(c) != "Cf"))
+
+
+class Slugger:
+    """Unique slugs in document order: a repeated slug gets ``-1``, ``-2``… (github-slugger)."""
+
+    def __init__(self) -> None:
+        self.occurrences: dict[str, int] = {}
+
+    def __call__(self, text: str) -> str:
+        base = result = slug(text)
+        while result in self.occurrences:
+            self.occurrences[base] += 1
+            result = f"{base}-{self.occurrences[base]}"
+        self.occurrences[result] = 0
+        return result
+
+
+# -- selection --------------------------------------------------------------------------------
+
+def library_path(name: str) -> str | None:
+    """``io.k8s.api.core.v1.PodSpec`` → ``core.v1.podSpec``; ``None`` when not covered."""
+    if not name.startswith(COVERED_PREFIXES):
+        return None
+    match = _DEFINITION.match(name)
+    if match is None:
+        return None
+    group, version, kind = match.groups()
+    return f"{group}.{version}.{camel_lower(kind)}"
+
+
+def builder_gvk(model: Model) -> GroupVersionKind | None:
+    """The GVK ``new(name)`` writes: the most specific declared one (k8s-libsonnet's choice)."""
+    chosen: GroupVersionKind | None = None
+    for gvk in model.gvks:
+        if chosen is None or (not chosen.group and gvk.group):
+            chosen = gvk
+    return chosen
+
+
+# -- building ---------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class _Planned:
+    """One member of a model's level, independent of where the model is nested."""
+
+    sort_key: tuple[bool, bool, str]
+    field: Field
+    key: str
+    nested: str
+    """Definition whose ``obj`` group this is; empty for functions."""
+    names: tuple[tuple[str, str], ...] = ()
+    """(function name, kind) pairs of a function member: withX, and withXMixin when it has one."""
+    arg: str = ""
+
+
+class BuilderPlanner:
+    """Builds the indexes of one ``ApiSpec``; remembers each model's level so shared subtrees
+    (ObjectMeta, PodSpec…) are worked out once."""
+
+    def __init__(self, api: ApiSpec) -> None:
+        self.api = api
+        self._levels: dict[tuple[str, bool], tuple[_Planned, ...]] = {}
+        self._subtrees: dict[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+                             BuilderObject] = {}
+        self._reach: dict[str, frozenset[str]] = {}
+
+    def _reachable(self, name: str) -> frozenset[str]:
+        """Definitions an ``obj`` group of ``name`` can lead to (itself included)."""
+        found = self._reach.get(name)
+        if found is None:
+            seen, todo = {name}, [name]
+            while todo:
+                for item in self._level(todo.pop(), False):
+                    if item.nested and item.nested not in seen:
+                        seen.add(item.nested)
+                        todo.append(item.nested)
+            found = self._reach[name] = frozenset(seen)
+        return found
+
+    def index(self, model: Model) -> BuilderIndex | None:
+        """The builder functions of ``model``; ``None`` when k8s-libsonnet has no section for it."""
+        path = library_path(model.name)
+        if path is None or model.is_list:
+            return None
+        # First with plain slugs and shared subtrees (ObjectMeta, PodSpec… recur on many pages);
+        # only a page where two slugs collide is rebuilt with numbered ones (k8s-libsonnet's -1).
+        members = self._members(model.name, (), (), (model.name,), None)
+        anchors = [entry.anchor for _, entry in _walk_members(members, 0)]
+        if len(anchors) != len(set(anchors)):
+            members = self._members(model.name, (), (), (model.name,), Slugger())
+        root = BuilderObject("", (), "", model.name, members)
+        return BuilderIndex(model.name, path, root, builder_gvk(model) if model.is_kind else None)
+
+    # -- one level ---------------------------------------------------------------------------
+    def _expandable(self, t: TypeRef) -> str:
+        """The definition an ``obj`` group would hold for type ``t`` (cycles checked later)."""
+        if t.kind != "ref" or t.ref in NOT_EXPANDED:
+            return ""
+        target = self.api.models.get(t.ref)
+        if target is None or target.shape != "object" or not target.fields:
+            return ""
+        return t.ref
+
+    def _has_mixin(self, t: TypeRef) -> bool:
+        """Arrays, maps and property-less objects (also through a ``$ref``) get a Mixin."""
+        seen: set[str] = set()
+        while t.kind == "ref" and t.ref not in seen:
+            seen.add(t.ref)
+            target = self.api.models.get(t.ref)
+            if t.ref in NOT_EXPANDED or target is None or target.shape == "object":
+                return False  # not expanded (or closing a cycle): like an unresolved $ref upstream
+            if target.shape == "free-form":
+                return True
+            if target.scalar is None:
+                return False
+            t = target.scalar
+        return t.kind in ("array", "map", "object")
+
+    def _function(self, f: Field, key: str) -> _Planned:
+        name = function_name(key)
+        names = ((name, WITH), (name + "Mixin", MIXIN)) if self._has_mixin(f.type) else ((name, WITH),)
+        return _Planned((not name.startswith("new"), False, name), f, key, "", names, argument_name(key))
+
+    def _level(self, name: str, root: bool) -> tuple[_Planned, ...]:
+        cached = self._levels.get((name, root))
+        if cached is not None:
+            return cached
+        model = self.api.models[name]
+        kind = root and model.is_kind
+        taken = {"new"} if kind else set()
+        planned: list[_Planned] = []
+        for f in model.fields:
+            if f.name == "status" or (root and f.name == "apiVersion") or (kind and f.name == "kind"):
+                continue
+            key = camel_lower(f.name)
+            nested = self._expandable(f.type)
+            item = (_Planned((not key.startswith("new"), True, key), f, key, nested) if nested
+                    else self._function(f, key))
+            label = key if nested else item.names[0][0]
+            if label in taken:
+                continue  # two fields with the same k8s-libsonnet name: the first one wins
+            taken.add(label)
+            planned.append(item)
+        planned.sort(key=lambda item: item.sort_key)
+        level = tuple(planned)
+        self._levels[(name, root)] = level
+        return level
+
+    # -- instances (path-dependent: anchors, dotted names, JSON targets) -----------------------
+    def _object(self, item: _Planned, owner: str, path: tuple[str, ...], target: tuple[str, ...],
+                stack: tuple[str, ...], slugger: Slugger | None) -> BuilderObject:
+        sub_path, sub_target = (*path, item.key), (*target, item.field.name)
+        reach = self._reachable(item.nested)
+        key = (item.nested, sub_path, sub_target, tuple(m for m in stack if m in reach))
+        if slugger is None and key in self._subtrees:
+            return self._subtrees[key]
+        anchor = (slugger or slug)("obj " + ".".join(sub_path))
+        members = self._members(item.nested, sub_path, sub_target, (*stack, item.nested), slugger)
+        obj = BuilderObject(item.key, sub_path, anchor, item.nested, members, sub_target, item.field, owner)
+        if slugger is None:
+            self._subtrees[key] = obj
+        return obj
+
+    def _members(self, name: str, path: tuple[str, ...], target: tuple[str, ...],
+                 stack: tuple[str, ...], slugger: Slugger | None) -> tuple[BuilderEntry, ...]:
+        """Members of one level; ``slugger`` None: plain slugs, subtrees shared."""
+        slugger = slugger or slug  # type: ignore[assignment]
+        out: list[BuilderEntry] = []
+        prefix = "fn " + "".join(p + "." for p in path)
+        model = self.api.models[name]
+        if not path and model.is_kind:
+            out.append(BuilderFunction("new", NEW, "name", path, slugger(prefix + "new")))
+        level = self._level(name, not path)
+        if any(item.nested in stack for item in level if item.nested):
+            level = _resorted(level, stack)  # a cycle turns an obj into a function: re-sort
+        for item in level:
+            if item.nested and item.nested not in stack:
+                numbered = slugger if isinstance(slugger, Slugger) else None
+                out.append(self._object(item, name, path, target, stack, numbered))
+                continue
+            names = item.names or ((function_name(item.key), WITH),)  # a cycle: withX only
+            arg = item.arg or argument_name(item.key)
+            here = (*target, item.field.name)
+            for fn_name, kind in names:
+                out.append(BuilderFunction(fn_name, kind, arg, path, slugger(prefix + fn_name), here,
+                                           item.field, name))
+        return tuple(out)
+
+
+def _resorted(level: tuple[_Planned, ...], stack: tuple[str, ...]) -> list[_Planned]:
+    def key(item: _Planned) -> tuple[bool, bool, str]:
+        if item.nested and item.nested in stack:
+            name = function_name(item.key)
+            return (not name.startswith("new"), False, name)
+        return item.sort_key
+
+    return sorted(level, key=key)
+
+
+_PLANNERS: list[BuilderPlanner] = []
+
+
+def planner_for(api: ApiSpec) -> BuilderPlanner:
+    """A shared planner for ``api`` (the last few are kept)."""
+    for planner in _PLANNERS:
+        if planner.api is api:
+            return planner
+    planner = BuilderPlanner(api)
+    _PLANNERS.insert(0, planner)
+    del _PLANNERS[4:]
+    return planner
+
+
+def builder_index(model: Model, api: ApiSpec) -> BuilderIndex | None:
+    """The builder functions of ``model``; ``None`` when k8s-libsonnet has no section for it."""
+    return planner_for(api).index(model)
