@@ -119,7 +119,7 @@ def builder_index_list(lines: Sequence[IndexLine]) -> str:
 @lru_cache(maxsize=32768)
 def _index_item(line: IndexLine) -> str:
     end = "<ul>" if line.opens else "</li>"
-    return f'<li><a href="#{html.escape(line.anchor)}">{markup.code(line.label)}</a>{end}'
+    return f'<li><a href="#{html.escape(line.anchor)}">{markup.inline(line.label)}</a>{end}'
 
 
 def yaml_scalar(value: Any) -> str:
