@@ -118,3 +118,15 @@ def anchor_id(text: str) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
     return slug[:80] or "x"
 
+
+
+_BACKTICK_RUN = re.compile(r"`+")
+
+
+def fence(text: str, language: str = "") -> str:
+    """A fenced code block whose fence is longer than any backtick run in ``text`` (so nothing in
+    it can close the block early); ``language`` must be our own word (``yaml``, ``python``)."""
+    longest = max((len(run) for run in _BACKTICK_RUN.findall(text)), default=0)
+    ticks = "`" * max(3, longest + 1)
+    body = text if text.endswith("\n") else text + "\n"
+    return f"{ticks}{language}\n{body}{ticks}\n"

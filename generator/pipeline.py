@@ -20,6 +20,7 @@ from generator.sources import SourceOptions, default_source, load_source, source
 from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.diff import diff_apis
+from generator.views.example_sections import ExampleSections
 from generator.views.lifetimes import Timeline, index_api, index_fields
 from generator.views.nav import release_nav
 from generator.views.pages import IndexPage, Link
@@ -83,7 +84,8 @@ def select_groups(api: ApiSpec, groups: Sequence[str]) -> ApiSpec:
 
 def default_hooks() -> list[SectionHook]:
     """Sections every model page gets, in page order."""
-    return [builders_hook]
+    examples = ExampleSections()
+    return [examples.python, examples.example, builders_hook]
 
 
 @dataclass(frozen=True)

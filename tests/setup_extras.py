@@ -12,6 +12,32 @@ import subprocess
 import sys
 from pathlib import Path
 
+REPO = Path(__file__).resolve().parent.parent
+CLIENTS_DIR = REPO / ".cache" / "clients"
+KUBERNETES_CLIENTS = {"1.31": "31.0.0", "1.32": "32.0.1"}
+"""Kubernetes release → the official Python client release generated from its spec."""
+
+
+def client_python(release: str) -> Path:
+    """The interpreter of the venv that holds the Python client of ``release``."""
+    major = KUBERNETES_CLIENTS[release].split(".")[0]
+    return CLIENTS_DIR / major / "bin" / "python"
+
+
+def install_kubernetes_clients() -> None:
+    """One venv per client release under ``.cache/clients/<major>/`` (examples, python names)."""
+    for release, pin in KUBERNETES_CLIENTS.items():
+        python = client_python(release)
+        venv = python.parent.parent
+        marker = venv / "installed.txt"
+        if marker.is_file() and marker.read_text() == pin and python.exists():
+            continue
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                        f"kubernetes=={pin}"], check=True)
+        marker.write_text(pin)
+
+
 CHROMIUM = Path("/usr/bin/chromium")
 """The Debian browser the browser test drives (Playwright's own download is not used)."""
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -36,6 +62,7 @@ def ensure_chromium() -> None:
 
 def main() -> None:
     ensure_chromium()
+    install_kubernetes_clients()
 
 
 if __name__ == "__main__":

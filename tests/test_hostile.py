@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import HOSTILE
 
 from generator.cli import main
@@ -192,9 +193,12 @@ def test_hostile_description_stays_text_in_one_paragraph_flow(hostile_site: Path
     scan = PageScan()
     scan.feed(widget.read_text(encoding="utf-8"))
     headings = [el.text.strip().rstrip("¶") for el in scan.elements if el.tag in ("h1", "h2", "h3")]
-    assert headings == ["Widget", "Properties"]
+    assert headings == ["Widget", "Properties", "Python", "Example"]  # Python, Example: issue 4
     pres = [el.text for el in scan.elements if el.tag == "pre"]
-    assert len(pres) == 1 and pres[0].startswith("apiVersion:")  # only the GVK block; no code injected
+    assert pres[0].startswith("apiVersion:")  # the GVK block
+    # then only the Example tabs (the sample as YAML and Python); no code injected
+    assert len(pres) == 3 and len(yaml.safe_load(pres[1])) == 15
+    assert pres[2].startswith(("from kubernetes import client", "import datetime"))
     assert '"hostile.example.com\\"</code><script>' in pres[0]  # shown as a YAML string, inert
     rows = [el for el in scan.elements if el.tag == "tr"]
     cells_per_row = []
@@ -203,7 +207,8 @@ def test_hostile_description_stays_text_in_one_paragraph_flow(hostile_site: Path
             cells_per_row.append(0)
         elif el.tag in ("td", "th"):
             cells_per_row[-1] += 1
-    assert set(cells_per_row) == {4} and len(rows) == 1 + 15  # header + one row per field
+    # property table and Python table: header + one row per field each
+    assert cells_per_row == [4] * 16 + [3] * 16 and len(rows) == 2 * (1 + 15)
     # The hostile markup is shown as the text it is.
     assert "Plain start. <script>alert('PWNED')</script>" in scan.text
     assert "[click me](javascript:alert('PWNED'))" in scan.text

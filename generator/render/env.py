@@ -132,6 +132,7 @@ FILTERS: dict[str, Any] = {
     "md_cell": markup.cell,
     "md_block": markup.block,
     "md_code": markup.code,
+    "md_fence": markup.fence,
     "type_text": type_text,
     "type_cell": type_cell,
     "builder_index_list": builder_index_list,

@@ -1,0 +1,79 @@
+"""Model-page sections ``python`` (the client's view of the property table) and ``example``
+(one sample object as YAML | Python | Jsonnet). Both are ``SectionHook``s; see ``pipeline``."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from generator.model.types import ApiSpec, TypeRef
+from generator.views.examples import Example, ExampleBuilder
+from generator.views.pages import ModelPage
+from generator.views.properties import PropertyRow, TypeLabel
+from generator.views.site import SitePlan
+
+_RELEASE = re.compile(r"^1\.(\d+)(?:$|[.-])")
+
+
+def client_major(version: str) -> str:
+    """Major version of the official Python client for a release (``1.31`` → ``31``), if any."""
+    match = _RELEASE.match(version)
+    return match.group(1) if match else ""
+
+
+@dataclass(frozen=True, slots=True)
+class PythonRow:
+    attribute: str
+    type: TypeLabel
+    """Linked when it names a client class (``list[`` + V1PodIP + ``]``)."""
+    row: PropertyRow
+    """The property-table row: its anchor and notes."""
+
+
+@dataclass(frozen=True)
+class PythonSection:
+    client: str
+    """Client major version (``31``); empty for a release label that is not ``1.N``."""
+    class_name: str | None
+    rows: list[PythonRow]
+    inline_type: str
+    """For models without a class: the Python type the client uses instead (``str``)."""
+
+
+@dataclass(frozen=True)
+class ExampleSection:
+    example: Example
+    client: str
+
+
+class ExampleSections:
+    """Builds both sections; keeps one ``ExampleBuilder`` per release for a whole run."""
+
+    def __init__(self) -> None:
+        self._builders: dict[int, tuple[ApiSpec, ExampleBuilder]] = {}
+
+    def builder(self, api: ApiSpec) -> ExampleBuilder:
+        entry = self._builders.get(id(api))
+        if entry is None or entry[0] is not api:
+            entry = (api, ExampleBuilder(api))
+            self._builders[id(api)] = entry
+        return entry[1]
+
+    def python(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
+        names = self.builder(api).names
+        model = page.model
+        rows_by_field = {row.field.name: row for row in page.rows}
+        rows = []
+        for attribute in names.attributes(model):
+            t, row = attribute.type, rows_by_field[attribute.field.name]
+            # the property row links the same referenced model (its link is already worked out)
+            href = (row.type.href or plan.link(page.path, t.ref)) if t.ref else None
+            rows.append(PythonRow(attribute.name, TypeLabel(t.prefix, t.name, href, t.suffix), row))
+        inline = "" if model.shape == "object" else str(names.type_of(TypeRef("ref", ref=model.name)))
+        page.sections["python"] = PythonSection(client_major(api.version), names.class_name(model.name),
+                                                rows, inline)
+
+    def example(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
+        page.sections["example"] = ExampleSection(self.builder(api).example(page.model.name),
+                                                  client_major(api.version))
+

@@ -1,0 +1,207 @@
+"""The Jsonnet rendering of a sample: k8s-libsonnet builder calls, only functions of the builder index.
+
+    local k = import 'github.com/jsonnet-libs/k8s-libsonnet/1.31/main.libsonnet';
+    local deployment = k.apps.v1.deployment;
+
+    deployment.new('example-deployment')
+    + deployment.spec.selector.withMatchLabels({ app: 'web' })
+
+Each leaf of the sample is set by the ``withX`` function whose target is its JSON path (descending
+through ``obj`` groups); a model value passed to ``withX`` is built the same way from its own
+library (``k.core.v1.container.withName('app') + …``) when k8s-libsonnet has one. A kind whose
+sample names its builder GVK starts with ``new(name)``. What no function sets (``status``, and
+``apiVersion`` outside ``new``) is added as a plain object, so the snippet yields the whole sample.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from generator.model.types import ApiSpec
+from generator.views.builders import BuilderFunction, BuilderIndex, BuilderObject, planner_for
+from generator.views.samples import Sample
+
+LIBRARY = "github.com/jsonnet-libs/k8s-libsonnet/{release}/main.libsonnet"
+WIDTH = 100
+_PLAIN = re.compile(r"^[^'\\\x00-\x1f\x7f\u2028\u2029]*$")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+JSONNET_KEYWORDS = frozenset({
+    "assert", "else", "error", "false", "for", "function", "if", "import", "importbin", "importstr",
+    "in", "local", "null", "self", "super", "tailstrict", "then", "true",
+})
+
+
+def library_import(version: str) -> str:
+    return LIBRARY.format(release=version)
+
+
+def string(text: str) -> str:
+    """A Jsonnet string literal: single-quoted when nothing needs escaping, else JSON's escapes."""
+    if _PLAIN.match(text):
+        return f"'{text}'"
+    return json.dumps(text)
+
+
+def key(name: str) -> str:
+    """An object key: bare when it is an identifier (and not a keyword), else a string."""
+    return name if _IDENTIFIER.match(name) and name not in JSONNET_KEYWORDS else string(name)
+
+
+def member(names: tuple[str, ...]) -> str:
+    """``.a.b``, with ``['local']`` for a keyword or a name that is not an identifier."""
+    return "".join(f".{n}" if _IDENTIFIER.match(n) and n not in JSONNET_KEYWORDS else f"[{string(n)}]"
+                   for n in names)
+
+
+def literal(value: object, indent: str = "") -> str:
+    """Jsonnet for a plain JSON value."""
+    if isinstance(value, str):
+        return string(value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return json.dumps(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(literal(v, indent) for v in value) + "]"
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        return "{ " + ", ".join(f"{key(str(k))}: {literal(v, indent)}" for k, v in value.items()) + " }"
+    return string(str(value))
+
+
+def _level(obj: BuilderObject) -> dict[str, BuilderFunction | BuilderObject]:
+    """The members of one level by the field they act on: its ``withX`` setter or its ``obj``."""
+    out: dict[str, BuilderFunction | BuilderObject] = {}
+    for entry in obj.members:
+        if isinstance(entry, BuilderObject) or entry.kind == "with":
+            out.setdefault(entry.target[-1], entry)
+    return out
+
+
+class JsonnetRenderer:
+    """Jsonnet snippets for the samples of one release."""
+
+    def __init__(self, api: ApiSpec) -> None:
+        self.api = api
+        self.planner = planner_for(api)
+        self._indexes: dict[str, BuilderIndex | None] = {}
+        self._levels: dict[int, tuple[BuilderObject, dict[str, BuilderFunction | BuilderObject]]] = {}
+
+    def index(self, name: str) -> BuilderIndex | None:
+        if name not in self._indexes:
+            model = self.api.models.get(name)
+            self._indexes[name] = self.planner.index(model) if model is not None else None
+        return self._indexes[name]
+
+    def level(self, obj: BuilderObject) -> dict[str, BuilderFunction | BuilderObject]:
+        """``_level`` memoized (the planner shares subtrees such as ObjectMeta between indexes)."""
+        found = self._levels.get(id(obj))
+        if found is None or found[0] is not obj:
+            found = self._levels[id(obj)] = (obj, _level(obj))
+        return found[1]
+
+    def snippet(self, sample: Sample) -> str:
+        """The whole snippet, or ``""`` when k8s-libsonnet has no functions for this model."""
+        if sample.kind != "model":
+            return ""
+        index = self.index(sample.model)
+        if index is None:
+            return ""
+        alias = index.library_path.rsplit(".", 1)[-1]
+        if alias in JSONNET_KEYWORDS or alias == "k" or not _IDENTIFIER.match(alias):
+            alias = "this"
+        parts = self.parts(sample, alias, top=True)
+        head = (f"local k = import {string(library_import(self.api.version))};\n"
+                f"local {alias} = k{member(tuple(index.library_path.split('.')))};\n\n")
+        return head + (self.join(parts, "", WIDTH) if parts else "{}") + "\n"
+
+    # -- builder expressions ---------------------------------------------------------------
+    def parts(self, sample: Sample, prefix: str, top: bool = False) -> list[str]:
+        """The calls (``prefix.withX(...)``) and plain objects that together build ``sample``."""
+        index = self.index(sample.model)
+        assert index is not None
+        entries = dict(sample.entries)
+        calls: list[str] = []
+        skip: set[tuple[str, ...]] = set()
+        gvk = index.gvk
+        if top and gvk is not None and _value(entries.get("apiVersion")) == gvk.api_version and \
+                _value(entries.get("kind")) == gvk.kind and "metadata" in entries:
+            name = dict(entries["metadata"].entries).get("name")
+            if name is not None and name.kind == "value" and isinstance(name.value, str):
+                calls.append(f"{prefix}.new({string(name.value)})")
+                skip = {("apiVersion",), ("kind",), ("metadata", "name")}
+        plain: dict[str, object] = {}
+        self._walk(sample, (), prefix, index.root, skip, calls, plain)
+        if plain:
+            calls.append(_merge_literal(plain))
+        return calls
+
+    def _walk(self, node: Sample, path: tuple[str, ...], prefix: str, obj: BuilderObject,
+              skip: set[tuple[str, ...]], calls: list[str], plain: dict[str, object]) -> None:
+        level = self.level(obj)
+        for name, value in node.entries:
+            target = (*path, name)
+            if target in skip:
+                continue
+            entry = level.get(name)
+            if isinstance(entry, BuilderFunction):
+                head = f"{prefix}{member((*entry.path, entry.name))}("
+                calls.append(f"{head}{self.value(value, '  ', len(head) + 3)})")
+            elif entry is not None and value.kind == "model" and value.entries:
+                self._walk(value, target, prefix, entry, skip, calls, plain)
+            else:
+                _put(plain, target, _Leaf(value.data()))
+
+    def value(self, sample: Sample, indent: str, used: int = 0) -> str:
+        """An argument: nested builder calls for a model with a library, else a literal; on one line
+        when it fits after the ``used`` columns before it."""
+        index = self.index(sample.model) if sample.kind == "model" and sample.entries else None
+        if index is not None:
+            parts = self.parts(sample, "k" + member(tuple(index.library_path.split("."))))
+            return self.join(parts, indent, used)
+        if sample.kind == "array":
+            inner = indent + "  "
+            items = [self.value(item, inner, len(inner)) for item in sample.items]
+            flat = "[" + ", ".join(items) + "]"
+            if used + len(flat) + 1 <= WIDTH and "\n" not in flat:
+                return flat
+            return "[\n" + "".join(f"{inner}{item},\n" for item in items) + indent + "]"
+        if sample.kind == "map":
+            entries = [f"{key(k)}: {self.value(v, indent + '  ', WIDTH)}" for k, v in sample.entries]
+            return "{ " + ", ".join(entries) + " }"
+        return literal(sample.data())
+
+    def join(self, parts: list[str], indent: str, used: int = 0) -> str:
+        flat = " + ".join(parts)
+        if used + len(flat) <= WIDTH and "\n" not in flat:
+            return flat
+        return f"\n{indent}+ ".join(parts)
+
+def _value(sample: Sample | None) -> object:
+    return sample.value if sample is not None and sample.kind == "value" else None
+
+
+@dataclass(frozen=True, slots=True)
+class _Leaf:
+    value: object
+
+
+def _merge_literal(tree: dict[str, object]) -> str:
+    """A plain object to add with ``+``: enclosing objects merge (``+:``), leaves are set."""
+    fields = []
+    for name, value in tree.items():
+        if isinstance(value, _Leaf):
+            fields.append(f"{key(name)}: {literal(value.value)}")
+        else:
+            assert isinstance(value, dict)
+            fields.append(f"{key(name)}+: {_merge_literal(value)}")
+    return "{ " + ", ".join(fields) + " }"
+
+
+def _put(tree: dict[str, object], path: tuple[str, ...], value: object) -> None:
+    for name in path[:-1]:
+        child = tree.setdefault(name, {})
+        assert isinstance(child, dict)
+        tree = child
+    tree[path[-1]] = value

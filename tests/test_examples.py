@@ -1,0 +1,406 @@
+"""Example snippets are proven: Python runs under the real client, YAML validates, Jsonnet evaluates."""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from datetime import datetime
+from typing import Any
+
+import jsonschema
+import kubernetes_validate
+import kubernetes_validate.utils
+import pytest
+import yaml
+from clients import probe
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from jsonnet_library import evaluate_all
+from kubernetes_validate.utils import schema_contents
+from referencing import Registry, Resource
+
+from generator.markup import fence
+from generator.model.types import ApiSpec
+from generator.pipeline import Release, generate
+from generator.views import yaml_text
+from generator.views.builders import builder_index
+from generator.views.examples import Example, ExampleBuilder
+from generator.views.jsonnet_example import member, string
+from generator.views.samples import Sample, SampleBuilder, dns_label
+
+CLAIM_STATUS = {"1.31": "io.k8s.api.resource.v1alpha3.ResourceClaimStatus",
+                "1.32": "io.k8s.api.resource.v1beta1.ResourceClaimStatus"}
+KNOWN_DRIFT = {("1.31", "io.k8s.api.resource.v1alpha3.ResourceSliceList"): "list_meta"}
+"""Snippets the client rejects because kubernetes-validate's spec differs from the client's
+(see tests/test_python_names.py KNOWN_DRIFT): the attribute the error names."""
+_UTC_OFFSET = re.compile(r"^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?)\+00:00$")
+_DNS_LABEL = re.compile(r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+
+
+@pytest.fixture(scope="session")
+def examples(api_131: ApiSpec, api_132: ApiSpec) -> dict[str, dict[str, Example]]:
+    out = {}
+    for api in (api_131, api_132):
+        builder = ExampleBuilder(api)
+        out[api.version] = {name: builder.example(name) for name in api.models}
+    return out
+
+
+@pytest.fixture(scope="session")
+def client_results(examples: dict[str, dict[str, Example]]) -> dict[str, dict[str, Any]]:
+    """Every Python snippet of a release run by its client: one subprocess per release."""
+    results = {}
+    for release, by_name in examples.items():
+        snippets = {name: f"{e.python}\nobj = {e.python_variable}\n" for name, e in by_name.items()}
+        results[release] = probe(release, "run", snippets)
+    return results
+
+
+def _wire_times(value: Any) -> Any:
+    """The client writes UTC times as ``+00:00`` (``isoformat``); YAML shows the same time as ``Z``."""
+    if isinstance(value, dict):
+        return {k: _wire_times(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_wire_times(v) for v in value]
+    if isinstance(value, str):
+        match = _UTC_OFFSET.match(value)
+        return match.group(1) + "Z" if match else value
+    return value
+
+
+def test_python_snippets_run_and_serialize_to_the_yaml_sample(
+        examples: dict[str, dict[str, Example]], client_results: dict[str, dict[str, Any]]) -> None:
+    for release, by_name in examples.items():
+        assert set(client_results[release]) == set(by_name)
+        for name, example in by_name.items():
+            result = client_results[release][name]
+            if (release, name) in KNOWN_DRIFT:
+                assert f"unexpected keyword argument '{KNOWN_DRIFT[release, name]}'" in result["error"]
+                continue
+            assert "ok" in result, f"{release} {name}: {result.get('error')}"
+            assert _wire_times(result["ok"]) == example.data, f"{release} {name}"
+            assert yaml.safe_load(example.yaml) == example.data
+
+
+def _validator(release: str, name: str) -> jsonschema.Draft202012Validator:
+    doc = _definitions(release)
+    return jsonschema.Draft202012Validator({**doc, "$ref": f"#/$defs/{name}"})
+
+
+_DEFINITIONS: dict[str, Any] = {}
+
+
+def _definitions(release: str) -> Any:
+    """kubernetes-validate's strict definitions (no unknown properties) of ``release``."""
+    if release not in _DEFINITIONS:
+        _DEFINITIONS[release] = schema_contents(
+            f"kubernetes-json-schema/v{release}.0-local-strict/_definitions.json", release)
+    return _DEFINITIONS[release]
+
+
+def test_yaml_samples_validate_against_their_schema(examples: dict[str, dict[str, Example]]) -> None:
+    claim = examples["1.31"][CLAIM_STATUS["1.31"]].data
+    assert list(_validator("1.31", CLAIM_STATUS["1.31"]).iter_errors({**claim, "devices": []}))
+    for release, by_name in examples.items():
+        for name, example in by_name.items():
+            errors = [e.message for e in _validator(release, name).iter_errors(example.data)]
+            assert not errors, f"{release} {name}: {errors[:3]}"
+
+
+def _validate_with_file(data: Any, release: str, filename: str) -> None:
+    """What ``kubernetes_validate.validate`` does, for a schema file it cannot find by apiVersion."""
+    directory = f"kubernetes-json-schema/v{release}.0-local-strict"
+    schema = schema_contents(f"{directory}/{filename}", release)
+    registry = Resource.from_contents(schema) @ Registry()
+    registry = Resource.from_contents(_definitions(release)) @ registry
+    jsonschema.Draft202012Validator(schema, registry=registry).validate(data)
+
+
+def test_kind_samples_pass_kubernetes_validate(api_131: ApiSpec, api_132: ApiSpec,
+                                               examples: dict[str, dict[str, Example]],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    # kubernetes_validate.validate re-reads its ~1 MB definitions file on every call: read each once
+    monkeypatch.setattr(kubernetes_validate.utils, "schema_contents",
+                        functools.lru_cache(maxsize=None)(kubernetes_validate.utils.schema_contents))
+    by_file = []
+    for api in (api_131, api_132):
+        for name, model in api.models.items():
+            if not model.is_kind:
+                continue
+            data = examples[api.version][name].data
+            try:
+                kubernetes_validate.validate(data, api.version, strict=True)
+            except (kubernetes_validate.SchemaNotFoundError, KeyError):
+                # its file is named by package path (apiserverinternal, meta), not by apiVersion
+                filename = f"{model.kind.lower()}-{model.group}-{model.api_version}.json"
+                _validate_with_file(data, api.version, filename)
+                by_file.append(model.kind)
+    assert len(by_file) < 20, by_file
+    wrong = {**examples["1.32"]["io.k8s.api.core.v1.Pod"].data, "spec": {"containers": [{"nam": "x"}]}}
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(wrong, "1.32", strict=True)
+
+
+def test_resource_claim_status_examples_differ_between_releases(
+        examples: dict[str, dict[str, Example]]) -> None:
+    old, new = (examples[r][CLAIM_STATUS[r]] for r in ("1.31", "1.32"))
+    assert "client.V1alpha3ResourceClaimStatus(" in old.python
+    assert "deallocation_requested=True" in old.python and "devices=" not in old.python
+    assert "client.V1beta1ResourceClaimStatus(" in new.python
+    assert "devices=[" in new.python and "deallocation_requested" not in new.python
+    assert "reserved_for=[" in old.python and "reserved_for=[" in new.python
+    assert "deallocationRequested: true" in old.yaml and "devices:" in new.yaml
+
+
+def test_samples_are_deterministic(api_132: ApiSpec, examples: dict[str, dict[str, Example]]) -> None:
+    again = ExampleBuilder(api_132)
+    for name in api_132.models:
+        assert again.example(name) == examples["1.32"][name]
+
+
+def _walk(sample: Sample, depth: int = 0):
+    yield sample, depth
+    for _, value in sample.entries:
+        yield from _walk(value, depth + 1)
+    for item in sample.items:
+        yield from _walk(item, depth + 1)
+
+
+def test_samples_follow_the_schema_rules(api_132: ApiSpec) -> None:
+    builder = SampleBuilder(api_132)
+    for name, model in api_132.models.items():
+        sample = builder.sample(name)
+        if model.shape == "object":
+            assert [f.name for f in model.fields] == sorted(k for k, _ in sample.entries), name
+        if model.is_kind and model.field("kind"):
+            data = sample.data()
+            assert data["kind"] in {g.kind for g in model.gvks} and data["apiVersion"], name
+            meta = model.field("metadata")
+            if meta and meta.type.ref.endswith(".ObjectMeta"):
+                assert _DNS_LABEL.match(data["metadata"]["name"]), name
+        for node, depth in _walk(sample):
+            assert depth < 40, name
+            if node.kind == "time":
+                assert datetime.fromisoformat(node.value.replace("Z", "+00:00")).tzinfo, node.value
+            if node.kind == "array" or node.kind == "map":
+                assert len(node.items) + len(node.entries) == 1
+            if node.kind == "model":
+                target = api_132.models[node.model]
+                present = {k for k, _ in node.entries}
+                assert {f.name for f in target.fields if f.required} <= present, node.model
+                for f in target.fields:
+                    if f.list_map_keys and f.name in present:
+                        value = dict(node.entries)[f.name]
+                        for item in (i for i in value.items if i.kind == "model"):
+                            # (1.32 StorageVersionMigrationList.items names a key its items lack)
+                            keys = {g.name for g in api_132.models[item.model].fields} & set(f.list_map_keys)
+                            assert keys <= {k for k, _ in item.entries}, f.name
+                named = dict(node.entries).get("name")
+                if named is not None and named.kind == "value" and node.model.endswith(
+                        ("ObjectMeta", "Container", "ResourceClaimConsumerReference")):
+                    assert _DNS_LABEL.match(named.value)
+
+
+def test_sample_values_are_plausible(api_131: ApiSpec, examples: dict[str, dict[str, Example]]) -> None:
+    pod = examples["1.31"]["io.k8s.api.core.v1.Pod"].data
+    assert pod["apiVersion"] == "v1" and pod["kind"] == "Pod"
+    assert pod["metadata"] == {"name": "example-pod"}
+    container = pod["spec"]["containers"][0]
+    assert container["name"] == "app" and ":" in container["image"]
+    requirements = examples["1.31"]["io.k8s.api.core.v1.ResourceRequirements"].data
+    assert requirements["limits"] == {"cpu": "500m"}
+    event = examples["1.31"]["io.k8s.api.events.v1.Event"].data
+    assert event["eventTime"] == "2024-01-15T10:00:00.123456Z"
+    assert event["deprecatedFirstTimestamp"] == "2024-01-15T10:00:00Z"
+    strategy = examples["1.31"]["io.k8s.api.apps.v1.RollingUpdateDeployment"].data
+    assert strategy["maxSurge"] == "25%"
+    assert "string" not in {v for v in _strings(examples["1.31"])}
+    schema_props = examples["1.31"][
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"]
+    assert "_not=client.V1JSONSchemaProps(" in schema_props.python
+    assert "ref=" in schema_props.python and "$ref" in schema_props.data
+    assert dns_label("ResourceClaimStatus") == "resource-claim-status"
+
+
+def _strings(by_name: dict[str, Example]):
+    def walk(value: Any):
+        if isinstance(value, dict):
+            for v in value.values():
+                yield from walk(v)
+        elif isinstance(value, list):
+            for v in value:
+                yield from walk(v)
+        elif isinstance(value, str):
+            yield value
+    for example in by_name.values():
+        yield from walk(example.data)
+
+
+@pytest.mark.parametrize("content", ["plain", "a ``` run", "````` five", "`` two", "x\n```\ny"])
+def test_fence_is_longer_than_any_backtick_run(content: str) -> None:
+    fenced = fence(content, "yaml")
+    opener = fenced.split("\n", 1)[0]
+    longest = max((len(r) for r in re.findall(r"`+", content)), default=0)
+    assert opener == "`" * max(3, longest + 1) + "yaml"
+    assert fenced.endswith("\n" + opener[: len(opener) - 4] + "\n")
+
+
+TRICKY = ["yes", "no", "on", "off", "null", "~", "", "1e3", "0x1F", "0o17", "1_000", ".inf", "-.nan",
+          "2024-01-15", "2024-01-15T10:00:00Z", "12:30", "- item", "a: b", "key:", "#note", "a #b",
+          "*alias", "&anchor", "!tag", "%directive", "@at", "`tick", "{a}", "[a]", "'q'", '"q"',
+          "multi\nline", " lead", "trail ", "tab\there", "ünïcode", "\u2028", "=", "<<", "?", "|", ">",
+          "L" * 1000, "L" * 1001, "x: " * 400, "\u00e9" * 1100]
+
+
+@pytest.mark.parametrize("text", TRICKY)
+def test_yaml_text_reads_back_every_string(text: str) -> None:
+    data = {text: [text, {text: text}], "n": [1, 0.5, True, None, {}, []]}
+    assert yaml.safe_load(yaml_text.dump(data)) == data
+    assert yaml.safe_load(yaml_text.dump(text)) == text
+
+
+@given(st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=12))
+@settings(max_examples=150, deadline=None)
+def test_yaml_text_round_trips_any_json(data: Any) -> None:
+    assert yaml.safe_load(yaml_text.dump(data)) == data
+
+
+def test_model_pages_show_python_and_example_sections(default_pages: Any,
+                                                       examples: dict[str, dict[str, Example]]) -> None:
+    pages = default_pages.pages
+    for release, page in (("1.31", "1.31/resource/v1alpha3/resourceClaimStatus.md"),
+                          ("1.32", "1.32/resource/v1beta1/resourceClaimStatus.md")):
+        text = pages[page]
+        example = examples[release][CLAIM_STATUS[release]]
+        assert "\n## Python\n" in text
+        assert "\n## Example { #example data-search-exclude }\n" in text  # snippets stay out of search
+        assert text.index("## Properties") < text.index("## Python") < text.index("## Example")
+        assert '=== "YAML"' in text and '=== "Python"' in text
+        blocks = re.findall(r"\n    (`{3,})yaml\n(.*?)\n    \1\n", text, re.S)
+        assert len(blocks) == 1
+        shown = "\n".join(line[4:] for line in blocks[0][1].split("\n"))
+        assert yaml.safe_load(shown) == example.data
+        assert f"kubernetes=={release.split('.')[1]}.*" in text
+    status_131 = pages["1.31/resource/v1alpha3/resourceClaimStatus.md"]
+    assert "[<code>deallocation&#95;requested</code>](#field-deallocationrequested) | bool |" in status_131
+    assert "list&#91;[V1alpha3ResourceClaimConsumerReference](resourceClaimConsumerReference.md)&#93;" \
+        in status_131
+    status_132 = pages["1.32/resource/v1beta1/resourceClaimStatus.md"]
+    assert "[<code>devices</code>](#field-devices) | list&#91;[V1beta1AllocatedDeviceStatus]" in status_132
+    quantity = pages["1.31/common/quantity.md"]
+    assert "has no class for Quantity: it uses a plain <code>str</code>" in quantity
+    pod_status = pages["1.32/core/v1/podStatus.md"]
+    assert "[<code>pod&#95;i&#95;ps</code>](#field-podips) | list&#91;[V1PodIP](podIP.md)&#93;" in pod_status
+
+
+@pytest.fixture(scope="session")
+def jsonnet_results(api_131: ApiSpec, api_132: ApiSpec,
+                    examples: dict[str, dict[str, Example]]) -> dict[str, dict[str, Any]]:
+    """Every Jsonnet snippet of a release evaluated against the index-built library (one program)."""
+    return {api.version: evaluate_all(api, {n: e.jsonnet for n, e in examples[api.version].items()
+                                            if e.jsonnet})
+            for api in (api_131, api_132)}
+
+
+def test_jsonnet_snippets_evaluate_to_the_yaml_sample(
+        api_131: ApiSpec, api_132: ApiSpec, examples: dict[str, dict[str, Example]],
+        jsonnet_results: dict[str, dict[str, Any]]) -> None:
+    for api in (api_131, api_132):
+        covered = {n for n, m in api.models.items()
+                   if m.shape == "object" and builder_index(m, api) is not None}
+        with_snippet = {n for n, e in examples[api.version].items() if e.jsonnet}
+        assert with_snippet == covered and len(covered) > 500
+        for name in covered:
+            assert jsonnet_results[api.version][name] == examples[api.version][name].data, name
+
+
+def test_jsonnet_snippets_use_the_release_library_and_new(
+        api_131: ApiSpec, api_132: ApiSpec, examples: dict[str, dict[str, Example]]) -> None:
+    for api in (api_131, api_132):
+        started = 0
+        for name, model in api.models.items():
+            snippet = examples[api.version][name].jsonnet
+            if not snippet:
+                continue
+            index = builder_index(model, api)
+            assert snippet.startswith(
+                f"local k = import 'github.com/jsonnet-libs/k8s-libsonnet/{api.version}/main.libsonnet';\n"
+                f"local {index.library_path.rsplit('.', 1)[1]} = k.{index.library_path};\n\n"), name
+            meta = model.field("metadata")
+            if index.gvk is not None and meta is not None and meta.type.ref.endswith(".ObjectMeta") \
+                    and examples[api.version][name].data["apiVersion"] == index.gvk.api_version:
+                expression = snippet.split("\n\n", 1)[1]
+                assert expression.startswith(index.library_path.rsplit(".", 1)[1] + ".new('example-"), name
+                started += 1
+        assert started > 75
+    status = examples["1.32"][CLAIM_STATUS["1.32"]].jsonnet
+    assert "resourceClaimStatus.withDevices([" in status
+    assert "k.resource.v1beta1.allocatedDeviceStatus.withDevice(" in status
+    assert "withDeallocationRequested(true)" in examples["1.31"][CLAIM_STATUS["1.31"]].jsonnet
+
+
+def test_jsonnet_reaches_keyword_members() -> None:
+    assert member(("core", "v1", "persistentVolumeSpec", "local", "withPath")) == \
+        ".core.v1.persistentVolumeSpec['local'].withPath"
+    assert string("it's") == '"it\'s"' and string("plain") == "'plain'"
+
+
+def test_spec_text_cannot_break_out_of_a_snippet_fence(tmp_path: Any) -> None:
+    """Enum values and property names are spec text: whatever they hold stays inside the fences."""
+    hostile = "x ```` y\n## heading <script>alert(1)</script>"
+    spec = {"swagger": "2.0", "info": {"title": "t", "version": "v"}, "definitions": {
+        "io.example.api.zoo.v1.Cage": {
+            "type": "object",
+            "properties": {
+                "door": {"type": "string", "enum": [hostile]},
+                "size": {"type": "integer"},
+                "odd`name$": {"type": "boolean"},
+                "notes": {"type": "object", "additionalProperties": {"type": "string"}},
+            },
+        },
+    }}
+    path = tmp_path / "hostile.json"
+    path.write_text(json.dumps(spec))
+    site = generate([Release("hostile", str(path))])
+    page = next(text for name, text in site.pages.items() if name.endswith("/cage.md"))
+    blocks = re.findall(r"\n    (`{3,})(yaml|python)\n(.*?)\n    \1\n", page, re.S)
+    assert [b[1] for b in blocks] == ["yaml", "python"]
+    assert all(len(fence) == 5 for fence, _, _ in blocks)
+    shown = yaml.safe_load("\n".join(line[4:] for line in blocks[0][2].split("\n")))
+    assert shown == {"door": hostile, "notes": {"example-key": "example-notes"}, "odd`name$": True,
+                     "size": 1}
+    scope: dict[str, Any] = {}
+    python = "\n".join(line[4:] for line in blocks[1][2].split("\n"))
+    exec(compile(python.replace("from kubernetes import client", ""), "cage", "exec"),
+         {"client": _Recorder()}, scope)
+    assert scope["cage"] == {"door": hostile, "notes": {"example-key": "example-notes"}, "oddname": True,
+                             "size": 1}
+
+
+class _Recorder:
+    """Stands in for ``kubernetes.client``: every class records its keyword arguments."""
+
+    def __getattr__(self, name: str) -> Any:
+        return lambda **kwargs: kwargs
+
+
+def _table(text: str, heading: str) -> list[list[str]]:
+    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.split("\n") if line.startswith("| ")]
+    return [[cell.strip() for cell in row.strip("|").split(" | ")] for row in rows[2:]]
+
+
+def test_python_table_has_the_property_tables_notes(default_pages: Any) -> None:
+    for page in ("1.31/resource/v1alpha3/resourceClaimStatus.md", "1.32/core/v1/podSpec.md",
+                 "1.32/apps/v1/deployment.md", "1.31/core/v1/container.md"):
+        text = default_pages.pages[page]
+        properties, python = _table(text, "Properties"), _table(text, "Python")
+        assert len(properties) == len(python) > 0
+        for prop, py in zip(properties, python, strict=True):
+            assert py[-1] == prop[-1], page
+            anchor = re.search(r'id="([^"]+)"', prop[0]).group(1)
+            assert py[0].endswith(f"](#{anchor})"), page
