@@ -24,7 +24,12 @@ from generator.sources.jsonschema_pkg import (
     load_kubernetes_validate,
     package_bytes,
 )
-from generator.sources.openapi_v3 import load_openapi_v3_dir, load_openapi_v3_document
+from generator.sources.openapi_v3 import (
+    digest_line,
+    document_files,
+    load_openapi_v3_dir,
+    load_openapi_v3_document,
+)
 from generator.sources.reader import MAX_SPEC_BYTES, read_bytes, read_document
 from generator.sources.swagger_v2 import load_swagger
 
@@ -53,12 +58,30 @@ def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
     options = options or SourceOptions()
     if spec.startswith(KV_PREFIX):
         return load_kubernetes_validate(spec[len(KV_PREFIX) :])
-    if spec.lower().startswith(("http://", "https://")):
-        url, _, pin = spec.partition("#sha256=")
-        path = fetch(url, options.cache_dir / "downloads", offline=options.offline,
-                     sha256=pin or None, max_bytes=options.max_bytes)
+    if _is_url(spec):
+        url, path = _fetched(spec, options)
         document, sha = read_document(path, options.max_bytes)
         return load_document(document, url, sha)
+    path, is_dir = _local(spec)
+    if is_dir:
+        return load_openapi_v3_dir(path, options.max_bytes)
+    document, sha = read_document(path, options.max_bytes)
+    return load_document(document, spec, sha)
+
+
+def _is_url(spec: str) -> bool:
+    return spec.lower().startswith(("http://", "https://"))
+
+
+def _fetched(spec: str, options: SourceOptions) -> tuple[str, Path]:
+    """The URL of a URL source (without its ``#sha256=`` pin) and its body in the cache."""
+    url, _, pin = spec.partition("#sha256=")
+    return url, fetch(url, options.cache_dir / "downloads", offline=options.offline,
+                      sha256=pin or None, max_bytes=options.max_bytes)
+
+
+def _local(spec: str) -> tuple[Path, bool]:
+    """A path source that exists, and whether it is a directory."""
     if "\x00" in spec:
         raise SpecError("a source path cannot contain a NUL character", Location(spec))
     path = Path(spec)
@@ -66,12 +89,9 @@ def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
         is_dir, exists = path.is_dir(), path.exists()
     except OSError as exc:
         raise SpecError(f"cannot read: {exc.strerror or exc}", Location(spec)) from None
-    if is_dir:
-        return load_openapi_v3_dir(path, options.max_bytes)
     if not exists:
         raise SpecError("no such file or directory", Location(spec))
-    document, sha = read_document(path, options.max_bytes)
-    return load_document(document, spec, sha)
+    return path, is_dir
 
 
 def source_digest(spec: str, options: SourceOptions | None = None) -> str:
@@ -80,19 +100,15 @@ def source_digest(spec: str, options: SourceOptions | None = None) -> str:
     options = options or SourceOptions()
     if spec.startswith(KV_PREFIX):
         return hashlib.sha256(package_bytes(spec[len(KV_PREFIX) :])).hexdigest()
-    if spec.lower().startswith(("http://", "https://")):
-        url, _, pin = spec.partition("#sha256=")
-        return fetch(url, options.cache_dir / "downloads", offline=options.offline,
-                     sha256=pin or None, max_bytes=options.max_bytes).name
-    path = Path(spec)
-    if path.is_dir():
+    if _is_url(spec):
+        return _fetched(spec, options)[1].name
+    path, is_dir = _local(spec)
+    if is_dir:
         digest = hashlib.sha256()
-        for child in sorted(p for p in path.iterdir() if p.name.endswith((".json", ".json.gz"))):
+        for child in document_files(path):
             data = read_bytes(child, options.max_bytes)
-            digest.update(f"{child.name}\0{hashlib.sha256(data).hexdigest()}\n".encode())
+            digest.update(digest_line(child, hashlib.sha256(data).hexdigest()))
         return digest.hexdigest()
-    if not path.exists():
-        raise SpecError("no such file or directory", Location(spec))
     return hashlib.sha256(read_bytes(path, options.max_bytes)).hexdigest()
 
 

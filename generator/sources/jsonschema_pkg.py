@@ -74,10 +74,7 @@ def load_kubernetes_validate(version: str) -> RawDocument:
 def field_names(version: str) -> Mapping[str, frozenset[str]]:
     """Definition name → its property names in release ``version``: the cheap view release
     history needs (no normalization; ~15 ms a release). Cached per process, read-only."""
-    if version not in available_versions():
-        raise UsageError(f"{PREFIX}{version}: no such release in kubernetes-validate")
-    entry = _schema_root() / f"v{version}.0-local" / "_definitions.json"
-    definitions = json.loads(entry.read_bytes()).get("$defs", {})
+    definitions = json.loads(package_bytes(version)).get("$defs", {})
     return MappingProxyType({
         name: frozenset(schema.get("properties") or ()) if isinstance(schema, dict) else frozenset()
         for name, schema in definitions.items()

@@ -31,20 +31,30 @@ def load_openapi_v3_document(document: Any, origin: str, sha256: str = "") -> Ra
     return RawDocument(origin, "openapi-v3", definitions, pointers, sha256)
 
 
-def load_openapi_v3_dir(directory: Path, max_bytes: int = MAX_SPEC_BYTES) -> RawDocument:
-    """Merge every ``*.json`` v3 document of a directory; shared schemas appear once."""
+def document_files(directory: Path) -> list[Path]:
+    """The v3 documents of a directory source, in the order they are read."""
     try:
-        files = sorted(p for p in directory.iterdir() if p.name.endswith((".json", ".json.gz")))
+        return sorted(p for p in directory.iterdir() if p.name.endswith((".json", ".json.gz")))
     except OSError as exc:
         raise SpecError(f"cannot list directory: {exc.strerror or exc}",
                         Location(str(directory))) from None
+
+
+def digest_line(path: Path, sha256: str) -> bytes:
+    """One document's share of a directory source's digest: its name and content digest."""
+    return f"{path.name}\0{sha256}\n".encode()
+
+
+def load_openapi_v3_dir(directory: Path, max_bytes: int = MAX_SPEC_BYTES) -> RawDocument:
+    """Merge every ``*.json`` v3 document of a directory; shared schemas appear once."""
+    files = document_files(directory)
     if not files:
         raise SpecError("no OpenAPI v3 *.json documents in directory", Location(str(directory)))
     merged = RawDocument(str(directory), "openapi-v3", {})
     digest = hashlib.sha256()
     for path in files:
         document, sha = read_document(path, max_bytes)
-        digest.update(f"{path.name}\0{sha}\n".encode())
+        digest.update(digest_line(path, sha))
         part = load_openapi_v3_document(document, str(path), sha)
         for name, schema in part.definitions.items():
             if name not in merged.definitions:
