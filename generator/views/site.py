@@ -133,10 +133,13 @@ class SitePlan:
     def group_index(self, group: str) -> str:
         return f"{self.group_dir(group)}/index.md"
 
+    def api_version_dir(self, group: str, api_version: str) -> str:
+        """Directory of a group/version's pages (the group's own for the common section)."""
+        directory = self.group_dir(group)
+        return f"{directory}/{safe_segment(api_version)}" if api_version else directory
+
     def api_version_index(self, group: str, api_version: str) -> str:
-        if not api_version:
-            return self.group_index(group)
-        return f"{self.group_dir(group)}/{safe_segment(api_version)}/index.md"
+        return f"{self.api_version_dir(group, api_version)}/index.md"
 
     def page_of(self, name: str) -> str | None:
         return self.model_pages.get(name)
@@ -167,16 +170,14 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
         taken.add(plan.in_root(f"{segment}.md").lower())
     for model in api.models.values():
         if model.api_version:
-            taken.add(f"{plan.group_dir(model.group)}/{safe_segment(model.api_version)}.md".lower())
+            taken.add(f"{plan.api_version_dir(model.group, model.api_version)}.md".lower())
     for name in sorted(api.models):
         plan.model_pages[name] = _claim(plan, api.models[name], taken)
     return plan
 
 
 def _claim(plan: SitePlan, model: Model, taken: set[str]) -> str:
-    directory = plan.group_dir(model.group)
-    if model.api_version:
-        directory += "/" + safe_segment(model.api_version)
+    directory = plan.api_version_dir(model.group, model.api_version)
     stem = safe_segment(lower_camel(model.kind))
     if _is_reserved(stem):
         stem = f"{stem}-{_digest(model.name)}"
