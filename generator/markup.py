@@ -41,14 +41,14 @@ def _inline_parts(text: str) -> str:
     for start, end, kind, match in tokens:
         if start < pos:
             continue
-        out.append(_escape_fragment(text[pos:start]))
+        out.append(_entities(text[pos:start]))
         if kind == "code":
             out.append(f"<code>{_entities(match.group(1))}</code>")
         else:
             link, rest = _link(match.group(0))
-            out.append(link + _escape_fragment(rest))
+            out.append(link + _entities(rest))
         pos = end
-    out.append(_escape_fragment(text[pos:]))
+    out.append(_entities(text[pos:]))
     return "".join(out)
 
 
@@ -60,7 +60,6 @@ def _entities(text: str) -> str:
     return text.translate(_TABLE)
 
 
-_escape_fragment = _entities
 
 
 def _guard_line_start(line: str) -> str:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import logging
 import os
-import posixpath
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +28,7 @@ from mkdocs.structure.files import File, Files
 from generator.errors import GeneratorError
 from generator.pipeline import GeneratedSite, GenerationMemo, Release, VersionsOptions, generate
 from generator.sources import SourceOptions
-from generator.views.site import version_dir
+from generator.views.site import relative, version_dir
 from generator.writer import sync_tree
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
@@ -206,7 +205,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             return markdown
         lines = []
         for api, plan in zip(self.site.apis, self.site.plans, strict=True):
-            home = posixpath.relpath(plan.home, posixpath.dirname(page.file.src_uri) or ".")
+            home = relative(page.file.src_uri, plan.home)
             lines.append(f"- [Kubernetes {api.version}]({home}) — "
                          f"{len(api.models)} models, from `{api.source}`")
         if self._release_layout:
