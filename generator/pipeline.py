@@ -5,17 +5,23 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import jinja2
 
-from generator.digests import tree_digest
 from generator.errors import Diagnostic, UsageError
+from generator.incremental import (
+    ChangedModels,
+    LoadedRelease,
+    PageDependencies,
+    SiteState,
+    template_env,
+)
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
-from generator.render.env import make_env, shipped_templates, template_error
-from generator.render.pages import SectionHook, render_changes, render_version
+from generator.render.env import template_error
+from generator.render.pages import SectionHook, render_changes, render_indexes, render_models
 from generator.sources import SourceOptions, default_source, load_source, source_digest
 from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
@@ -47,11 +53,14 @@ class GeneratedSite:
     plans: list[SitePlan] = field(default_factory=list)
     nav: list[object] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    rendered: list[str] = field(default_factory=list)
+    """Pages the ``generate`` call that returned this site rendered (the others came from its
+    memo; empty when nothing changed)."""
 
 
-GenerationMemo = dict[str, GeneratedSite]
-"""The last generated site by ``memo_key``; kept between builds (``mkdocs serve``) so a rebuild
-whose inputs did not change (a hand-written page was edited) renders nothing."""
+GenerationMemo = dict[str, SiteState]
+"""The state of the last ``generate`` call by ``settings_key``; kept between builds (``mkdocs
+serve``) so a rebuild renders only what its changed inputs can show."""
 
 
 def pair_releases(versions: Sequence[str], sources: Sequence[str]) -> list[Release]:
@@ -73,8 +82,6 @@ def load_api(release: Release, options: SourceOptions | None = None, *, lenient:
 def select_groups(api: ApiSpec, groups: Sequence[str]) -> ApiSpec:
     """Keep only models of the given navigation groups (plus ``common`` and ``meta``, which every
     group refers to), so links stay whole."""
-    from dataclasses import replace
-
     keep = {*groups, "common", "meta"}
     models = {n: m for n, m in api.models.items() if m.group in keep}
     models = {n: replace(m, referrers=tuple(r for r in m.referrers if r in models))
@@ -113,17 +120,22 @@ def release_timeline(apis: Iterable[ApiSpec], history: str = "all") -> Timeline:
     return Timeline.build(indexes)
 
 
+def change_olds(version: str, site: Releases, pairs: Sequence[tuple[str, str]]) -> list[str]:
+    """Releases rendered release ``version`` gets change pages from: the previous published
+    release, and the ``old`` of every configured (old, version) pair."""
+    previous = site.previous(version)
+    olds = [previous] if previous else []
+    return olds + [old for old, new in pairs if new == version and old != version and old not in olds]
+
+
 def change_pages(version: str, site: Releases, pairs: Sequence[tuple[str, str]],
                  options: SourceOptions | None, lenient: bool,
                  groups: Sequence[str] | None = None) -> list[ChangesPage]:
-    """Change pages of rendered release ``version``: from the previous published release, and
-    from the ``old`` of every configured (old, version) pair."""
+    """Change pages of rendered release ``version`` (see ``change_olds``)."""
     plan, api = site.plans[version], site.apis[version]
     pages = []
     previous = site.previous(version)
-    olds = [previous] if previous else []
-    olds += [old for old, new in pairs if new == version and old != version and old not in olds]
-    for old in olds:
+    for old in change_olds(version, site, pairs):
         if old in site.apis:
             old_api, old_plan = site.apis[old], site.plans[old]
         else:
@@ -133,6 +145,30 @@ def change_pages(version: str, site: Releases, pairs: Sequence[tuple[str, str]],
         path = changes_path(plan, old, adjacent=old == previous)
         pages.append(changes_page(diff_apis(old_api, api), path, plan, old_plan))
     return pages
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """Everything ``generate`` reads besides the source bytes."""
+
+    releases: list[Release]
+    siblings: Sequence[Release]
+    options: SourceOptions | None
+    templates: Path | None
+    lenient: bool
+    hooks: list[SectionHook]
+    groups: Sequence[str] | None
+    versions: VersionsOptions
+    at_root: bool
+
+    @property
+    def rendered(self) -> list[str]:
+        return [r.version for r in self.releases]
+
+    def loaded(self) -> dict[str, Release]:
+        """Rendered releases, then siblings: every release whose pages or data the site shows."""
+        return {r.version: r for r in [*self.releases, *(s for s in self.siblings
+                                                         if s.version not in self.rendered)]}
 
 
 def generate(
@@ -155,85 +191,138 @@ def generate(
     site): loaded and planned for cross-release links and change pages, but not rendered.
     ``at_root``: the one rendered release is a site of its own, its pages at the docs root
     (``build-site``); otherwise each release is a folder (``1.31/…``) of one combined site.
-    ``memo``: return the site of the previous call when no input changed (sources by sha256,
-    templates by content, options); it then holds only this call's site.
+    ``memo`` (kept between the builds of ``mkdocs serve``): when no input changed (sources by
+    sha256, templates by content, options), the previous site; when only some sources changed and
+    the hooks are the default ones, the previous site with only the pages that can show a changed
+    model rendered again (``generator.incremental``). It then holds only this call's state.
+    ``GeneratedSite.rendered`` lists the pages this call rendered.
     """
     releases = list(releases)
     if at_root and len(releases) != 1:
         raise UsageError("a release at the docs root needs exactly one release")
-    hooks = default_hooks() if hooks is None else list(hooks)
-    versions = versions or VersionsOptions()
-    key = ""
-    if memo is not None:
-        key = memo_key(releases, siblings, options, templates=templates, lenient=lenient,
-                       hooks=hooks, groups=groups, versions=versions, at_root=at_root)
-        if key in memo:
-            return memo[key]
-    site = _generate(releases, options, templates=templates, lenient=lenient, hooks=hooks,
-                     progress=progress, groups=groups, siblings=siblings, versions=versions,
-                     at_root=at_root)
-    if memo is not None:
-        memo.clear()
-        memo[key] = site
+    default = hooks is None
+    settings = _Settings(releases, siblings, options, templates, lenient,
+                         default_hooks() if hooks is None else list(hooks), groups,
+                         versions or VersionsOptions(), at_root)
+    env, digest = template_env(templates)
+    if memo is None:
+        loaded = _load(settings, progress, {})
+        return _render(settings, env, loaded, PageDependencies.everything(_apis(loaded)))
+    key = settings_key(settings, digest)
+    digests = {v: source_digest(r.spec, options) for v, r in settings.loaded().items()}
+    state = memo.get(key)
+    if state is not None and state.digests == digests:
+        return replace(state.site, rendered=[])
+    reuse = {v: r for v, r in state.loaded.items() if r.digest == digests[v]} if state else {}
+    loaded = _load(settings, progress, digests, reuse)
+    todo = None
+    if state is not None and default:
+        todo = _dependencies(state, loaded, settings)
+    if todo is None:
+        site = _render(settings, env, loaded, PageDependencies.everything(_apis(loaded)))
+    else:
+        site = _render(settings, env, loaded, todo, state.site if state else None)
+    memo.clear()
+    memo[key] = SiteState(loaded, site)
     return site
 
 
-def memo_key(releases: Sequence[Release], siblings: Sequence[Release], options: SourceOptions | None,
-             *, templates: Path | None, lenient: bool, hooks: Sequence[SectionHook],
-             groups: Sequence[str] | None, versions: VersionsOptions, at_root: bool) -> str:
-    """Digest of every input of ``generate``: a page may show any loaded release (history,
-    other versions, change pages), so every source counts."""
-    loaded = {r.version: r for r in [*siblings, *releases]}
+def settings_key(settings: _Settings, templates_digest: str) -> str:
+    """Digest of every input of ``generate`` but the source bytes (``SiteState`` has those)."""
     parts = {
-        "rendered": [r.version for r in releases],
-        "sources": {v: [r.spec, source_digest(r.spec, options)] for v, r in sorted(loaded.items())},
-        "templates": tree_digest([p for p in (templates, shipped_templates()) if p]),
-        "lenient": lenient, "groups": sorted(groups or []), "at_root": at_root,
-        "versions": [versions.enabled, versions.history, [list(p) for p in versions.change_pairs]],
-        "hooks": [f"{h.__module__}.{getattr(h, '__qualname__', repr(h))}" for h in hooks],
+        "rendered": settings.rendered,
+        "sources": {v: r.spec for v, r in sorted(settings.loaded().items())},
+        "options": repr(settings.options), "templates": [str(settings.templates), templates_digest],
+        "lenient": settings.lenient, "groups": sorted(settings.groups or []),
+        "at_root": settings.at_root,
+        "versions": [settings.versions.enabled, settings.versions.history,
+                     [list(p) for p in settings.versions.change_pairs]],
+        "hooks": [f"{h.__module__}.{getattr(h, '__qualname__', repr(h))}" for h in settings.hooks],
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def _generate(releases: list[Release], options: SourceOptions | None, *, templates: Path | None,
-              lenient: bool, hooks: list[SectionHook], progress: Callable[[str], None] | None,
-              groups: Sequence[str] | None, siblings: Sequence[Release], versions: VersionsOptions,
-              at_root: bool) -> GeneratedSite:
-    env = make_env(templates)
-    site = GeneratedSite()
-    rendered = [r.version for r in releases]
-    apis: dict[str, ApiSpec] = {}
-    plans: dict[str, SitePlan] = {}
-    for release in [*releases, *(s for s in siblings if s.version not in rendered)]:
+def _apis(loaded: dict[str, LoadedRelease]) -> dict[str, ApiSpec]:
+    return {v: r.api for v, r in loaded.items()}
+
+
+def _load(settings: _Settings, progress: Callable[[str], None] | None, digests: dict[str, str],
+          reuse: dict[str, LoadedRelease] | None = None) -> dict[str, LoadedRelease]:
+    """Load and plan every release (rendered first), taking unchanged ones from ``reuse``."""
+    loaded = {}
+    for version, release in settings.loaded().items():
+        if reuse and version in reuse:
+            loaded[version] = reuse[version]
+            continue
         if progress:
-            progress(release.version)
-        api, diagnostics = load_api(release, options, lenient=lenient)
-        if groups:
-            api = select_groups(api, groups)
-        root = "" if at_root and release.version in rendered else None
-        apis[release.version], plans[release.version] = api, plan_site(api, root)
-        if release.version in rendered:
-            site.diagnostics.extend(diagnostics)
+            progress(version)
+        api, diagnostics = load_api(release, settings.options, lenient=settings.lenient)
+        if settings.groups:
+            api = select_groups(api, settings.groups)
+        root = "" if settings.at_root and version in settings.rendered else None
+        loaded[version] = LoadedRelease(release, digests.get(version, ""), api, plan_site(api, root),
+                                        diagnostics)
+    return loaded
+
+
+def _dependencies(state: SiteState, loaded: dict[str, LoadedRelease], settings: _Settings
+                  ) -> PageDependencies | None:
+    """Pages to render again after some releases were reloaded, or ``None``: everything."""
+    reloaded = {v: r for v, r in loaded.items() if r is not state.loaded.get(v)}
+    if loaded.keys() != state.loaded.keys():
+        return None
+    changed = ChangedModels.between({v: state.loaded[v].api for v in reloaded},
+                                    {v: r.api for v, r in reloaded.items()})
+    if changed is None or any(r.plan != state.loaded[v].plan for v, r in reloaded.items()):
+        return None
+    for version, release in reloaded.items():
+        release.plan = state.loaded[version].plan  # equal; keeps the link memos of the views
+    plans = {v: r.plan for v, r in loaded.items()}
+    return PageDependencies.of(changed, _apis(loaded), plans, settings.rendered,
+                               settings.versions.enabled)
+
+
+def _render(settings: _Settings, env: jinja2.Environment, loaded: dict[str, LoadedRelease],
+            todo: PageDependencies, previous: GeneratedSite | None = None) -> GeneratedSite:
+    """The site: ``todo``'s pages rendered, the others (and their navigation) from ``previous``."""
+    site = GeneratedSite(pages=dict(previous.pages) if previous else {})
+    apis, plans = _apis(loaded), {v: r.plan for v, r in loaded.items()}
+    versions, hooks = settings.versions, settings.hooks
     published = None
     if versions.enabled:
         published = Releases(apis, plans, release_timeline(apis.values(), versions.history))
         hooks = [VersionsHook(published), *hooks]
-    for version in rendered:
+    rendered: list[str] = []
+    for i, version in enumerate(settings.rendered):
         api, plan = apis[version], plans[version]
         site.apis.append(api)
         site.plans.append(plan)
-        changes = (change_pages(version, published, versions.change_pairs, options, lenient, groups)
-                   if published else [])
+        site.diagnostics.extend(loaded[version].diagnostics)
+        olds = change_olds(version, published, versions.change_pairs) if published else []
+        changes = []
+        if published and todo.stale_changes(version, olds):
+            changes = change_pages(version, published, versions.change_pairs, settings.options,
+                                   settings.lenient, settings.groups)
+        pages: dict[str, str] = {}
         try:
-            site.pages.update(render_version(api, plan, env, hooks, index_hook=_home_links(plan, changes)))
+            pages.update(render_models(api, plan, env, hooks, todo.models[version]))
+            indexes = todo.indexes[version]
+            if indexes is None or indexes:
+                pages.update(render_indexes(api, plan, env, _home_links(plan, changes), indexes))
             for page in changes:
-                site.pages[page.path] = render_changes(page, env)
+                pages[page.path] = render_changes(page, env)
         except jinja2.TemplateError as exc:
-            if templates is None:
+            if settings.templates is None:
                 raise  # a shipped template is broken: a bug, not bad input
-            raise template_error(exc, templates) from None
-        site.nav.append(release_nav(api, plan, [(p.title, p.path) for p in changes]))
+            raise template_error(exc, settings.templates) from None
+        site.pages.update(pages)
+        rendered.extend(pages)
+        if version in todo.releases or previous is None:
+            site.nav.append(release_nav(api, plan, [(p.title, p.path) for p in changes]))
+        else:
+            site.nav.append(previous.nav[i])
     site.pages = dict(sorted(site.pages.items()))
+    site.rendered = sorted(rendered)
     return site
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 
 import jinja2
 
@@ -31,20 +31,38 @@ def render_version(
     index_hook: Callable[[IndexPage], None] | None = None,
 ) -> dict[str, str]:
     """Markdown of every page of one release, keyed by path relative to the docs root."""
+    out = render_models(api, plan, env, hooks, api.models)
+    out.update(render_indexes(api, plan, env, index_hook))
+    return dict(sorted(out.items()))
+
+
+def render_models(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
+                  hooks: Iterable[SectionHook], names: Iterable[str]) -> dict[str, str]:
+    """Markdown of the model pages of definitions ``names`` (in that order)."""
     hooks = list(hooks)
     out: dict[str, str] = {}
     model_template = env.get_template("pages/model.md.j2")
-    for name, model in api.models.items():
-        page = model_page(model, api, plan)
+    for name in names:
+        page = model_page(api.models[name], api, plan)
         for hook in hooks:
             hook(page, api, plan)
         out[plan.model_pages[name]] = tidy(model_template.render(page=page))
+    return out
+
+
+def render_indexes(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
+                   index_hook: Callable[[IndexPage], None] | None = None,
+                   paths: Container[str] | None = None) -> dict[str, str]:
+    """Markdown of the release home, group and API-version pages (only ``paths``, when given)."""
+    out: dict[str, str] = {}
     index_template = env.get_template("pages/index.md.j2")
     for index in index_pages(api, plan):
+        if paths is not None and index.path not in paths:
+            continue
         if index_hook is not None:
             index_hook(index)
         out[index.path] = tidy(index_template.render(page=index))
-    return dict(sorted(out.items()))
+    return out
 
 
 def render_changes(page: ChangesPage, env: jinja2.Environment) -> str:

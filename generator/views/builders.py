@@ -359,7 +359,7 @@ class BuilderPlanner:
     def __init__(self, api: ApiSpec) -> None:
         self.api = api
         self._levels: dict[tuple[str, bool], tuple[_Planned, ...]] = {}
-        self._subtrees: dict[tuple[str, tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+        self._subtrees: dict[tuple[str, str, str, tuple[str, ...], tuple[str, ...], tuple[str, ...]],
                              BuilderObject] = {}
         self._reach: dict[str, frozenset[str]] = {}
 
@@ -450,7 +450,10 @@ class BuilderPlanner:
                 stack: tuple[str, ...], slugger: Slugger | None) -> BuilderObject:
         sub_path, sub_target = (*path, item.key), (*target, item.field.name)
         reach = self._reachable(item.nested)
-        key = (item.nested, sub_path, sub_target, tuple(m for m in stack if m in reach))
+        # the object carries the field it stands for and its owner (its entry's description and
+        # link): shared only between pages that reach it through the same field
+        key = (item.nested, owner, item.field.name, sub_path, sub_target,
+               tuple(m for m in stack if m in reach))
         if slugger is None and key in self._subtrees:
             return self._subtrees[key]
         anchor = (slugger or slug)("obj " + ".".join(sub_path))
