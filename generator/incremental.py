@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,7 +37,7 @@ from generator.digests import tree_digest
 from generator.errors import Diagnostic
 from generator.model.types import ApiSpec, Model
 from generator.render.env import make_env, shipped_templates
-from generator.views.lifetimes import ModelKey, identity
+from generator.views.lifetimes import ModelKey, ReleaseIndex, identity, index_api
 from generator.views.site import SitePlan
 
 if TYPE_CHECKING:
@@ -76,6 +77,11 @@ class LoadedRelease:
     api: ApiSpec
     plan: SitePlan
     diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @cached_property
+    def index(self) -> ReleaseIndex:
+        """Its index for the versions timeline."""
+        return index_api(self.api)
 
 
 @dataclass

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from pathlib import Path
 
 import jinja2
@@ -27,7 +28,7 @@ from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.diff import diff_apis
 from generator.views.example_sections import ExampleSections
-from generator.views.lifetimes import Timeline, index_api, index_fields
+from generator.views.lifetimes import ReleaseIndex, Timeline, index_api, index_fields
 from generator.views.nav import release_nav
 from generator.views.pages import IndexPage, Link
 from generator.views.site import SitePlan, plan_site, relative
@@ -106,18 +107,29 @@ class VersionsOptions:
     """Extra (old, new) change pages beyond the adjacent pairs; ``new`` must be rendered."""
 
 
-def release_timeline(apis: Iterable[ApiSpec], history: str = "all") -> Timeline:
+def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
+                     known: Mapping[str, ReleaseIndex] | None = None) -> Timeline:
     """Timeline of the site's releases plus, with ``history="all"``, every kubernetes-validate
-    release (a site release always uses its own definitions)."""
-    from generator.sources.jsonschema_pkg import available_versions, field_names
+    release (a site release always uses its own definitions). ``known``: indexes already made of
+    some of ``apis``, by version."""
+    from generator.sources.jsonschema_pkg import available_versions
 
     if history not in ("all", "site"):
         raise UsageError(f"history must be 'all' or 'site', not {history!r}")
     indexes = {}
     if history == "all":
-        indexes = {v: index_fields(field_names(v)) for v in available_versions()}
-    indexes.update({api.version: index_api(api) for api in apis})
+        indexes = {v: _package_index(v) for v in available_versions()}
+    known = known or {}
+    indexes.update({api.version: known.get(api.version) or index_api(api) for api in apis})
     return Timeline.build(indexes)
+
+
+@cache
+def _package_index(version: str) -> ReleaseIndex:
+    """Index of a kubernetes-validate release (package data: made once per process)."""
+    from generator.sources.jsonschema_pkg import field_names
+
+    return index_fields(field_names(version))
 
 
 def change_olds(version: str, site: Releases, pairs: Sequence[tuple[str, str]]) -> list[str]:
@@ -290,7 +302,8 @@ def _render(settings: _Settings, env: jinja2.Environment, loaded: dict[str, Load
     versions, hooks = settings.versions, settings.hooks
     published = None
     if versions.enabled:
-        published = Releases(apis, plans, release_timeline(apis.values(), versions.history))
+        published = Releases(apis, plans, release_timeline(apis.values(), versions.history,
+                                                                {v: r.index for v, r in loaded.items()}))
         hooks = [VersionsHook(published), *hooks]
     rendered: list[str] = []
     for i, version in enumerate(settings.rendered):
