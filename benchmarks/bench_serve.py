@@ -1,6 +1,6 @@
 """Benchmark 3: ``mkdocs serve --dirty`` edit-to-reload latency.
 
-    python benchmarks/bench_serve.py [--runs 3]
+    python benchmarks/bench_serve.py [--runs 3] [--spec-only]
 
 Serves the default site (1.31 + 1.32; 1.31 read from a copy of its kubernetes-validate
 definitions so it can be edited) from a temporary config that INHERITs mkdocs.yml, and measures
@@ -109,6 +109,8 @@ def edit_spec(marker: str) -> Callable[[str], str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--spec-only", action="store_true",
+                        help="only the spec and hand-written page edits (no template servers)")
     args = parser.parse_args()
     header(f"mkdocs serve --dirty, median of {args.runs} edits")
     with tempfile.TemporaryDirectory(prefix="bench-serve-") as name:
@@ -128,6 +130,8 @@ def main() -> None:
               f"({', '.join(f'{x:.2f}' for x in spec + again)})")
         print(f"hand-written page edit → reload: median {median(page):.2f} s "
               f"({', '.join(f'{x:.2f}' for x in page)})")
+        if args.spec_only:
+            return
         templates = tmp / "templates"
         (templates / "pages").mkdir(parents=True)
         model = templates / "pages" / "model.md.j2"
