@@ -13,14 +13,15 @@ What a model page reads (``views/*``), hence what it depends on:
   loaded release: the other-versions line (presence, plans) and the field notes (since / removed
   in from the timeline's field names; changes against the previous release's counterpart).
 
-Index pages and the navigation read every model of their release; a change page reads both
-releases it compares. So when some models changed (``Model`` equality, which includes
-``referrers``: a moved reference changes both ends), ``PageDependencies.of`` renders the
-reverse-transitive closure of the changed models over the new reference graph of their release,
-the pages of the same identities in every rendered release, and the index pages, navigation and
-change pages of the reloaded releases. Any other page reaches only unchanged models through
-unchanged references, so it would render the same bytes. A changed set of definitions (hence page
-paths) regenerates everything (``ChangedModels.between`` returns ``None``).
+Index pages read the kind, description and kind-ness of the models they list, the navigation
+every model's name; a change page reads both releases it compares. So when some models changed
+(``Model`` equality, which includes ``referrers``: a moved reference changes both ends),
+``PageDependencies.of`` renders the reverse-transitive closure of the changed models over the new
+reference graph of their release, the pages of the same identities in every rendered release, the
+index pages listing a model whose description or GVKs changed, and the navigation and change pages
+of the reloaded releases. Any other page reaches only unchanged models through unchanged
+references, so it would render the same bytes. A changed set of definitions (hence page paths)
+regenerates everything (``ChangedModels.between`` returns ``None``).
 """
 
 from __future__ import annotations
@@ -102,18 +103,23 @@ class ChangedModels:
     """Definitions whose ``Model`` differs between two loads, per reloaded release."""
 
     names: dict[str, frozenset[str]]
+    listed: dict[str, frozenset[str]] = field(default_factory=dict)
+    """Those whose index entry may read differently: description or kind-ness (GVKs) changed."""
 
     @classmethod
     def between(cls, old: Mapping[str, ApiSpec], new: Mapping[str, ApiSpec]) -> ChangedModels | None:
         """The changed models of each release of ``new``; ``None`` when a release gained or lost a
         definition (page paths, navigation and index pages change: regenerate everything)."""
-        names = {}
+        names, listed = {}, {}
         for version, api in new.items():
             before = old[version].models
             if before.keys() != api.models.keys():
                 return None
             names[version] = frozenset(n for n, m in api.models.items() if before[n] != m)
-        return cls(names)
+            listed[version] = frozenset(
+                n for n in names[version] if (before[n].description, before[n].gvks)
+                != (api.models[n].description, api.models[n].gvks))
+        return cls(names, listed)
 
     def identities(self, apis: Mapping[str, ApiSpec]) -> set[ModelKey]:
         """Cross-release identities of the changed models (as the versions view and the
@@ -160,7 +166,7 @@ class PageDependencies:
     """Rendered release → definitions whose model page is rendered."""
     indexes: Mapping[str, Collection[str] | None]
     """Rendered release → paths of the index pages rendered (``None``: all, an empty collection:
-    none): the home, group and API-version pages listing a changed model."""
+    none): the home, group and API-version pages whose entry of a model changed (``listed``)."""
     releases: frozenset[str]
     """Loaded releases that changed: the navigation of those rendered is made again, and every
     change page comparing one of them is rendered."""
@@ -184,7 +190,7 @@ class PageDependencies:
                 todo.update(n for n, m in api.models.items()
                             if ModelKey(m.group, m.kind) in keys or identity(n)[0] in keys)
             models[version] = sorted(todo)
-            listed = [api.models[n] for n in names]
+            listed = [api.models[n] for n in changed.listed.get(version, ())]
             indexes[version] = {plan.home} if listed else set()
             indexes[version].update(plan.group_index(m.group) for m in listed)
             indexes[version].update(plan.api_version_index(m.group, m.api_version) for m in listed)

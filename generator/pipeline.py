@@ -302,8 +302,8 @@ def _render(settings: _Settings, env: jinja2.Environment, loaded: dict[str, Load
     versions, hooks = settings.versions, settings.hooks
     published = None
     if versions.enabled:
-        published = Releases(apis, plans, release_timeline(apis.values(), versions.history,
-                                                                {v: r.index for v, r in loaded.items()}))
+        known = {v: r.index for v, r in loaded.items()}
+        published = Releases(apis, plans, release_timeline(apis.values(), versions.history, known))
         hooks = [VersionsHook(published), *hooks]
     rendered: list[str] = []
     for i, version in enumerate(settings.rendered):
