@@ -15,6 +15,7 @@ from generator import incremental
 from generator.pipeline import GeneratedSite, GenerationMemo, Release, generate
 from generator.render.env import shipped_templates
 from generator.sources.jsonschema_pkg import package_bytes
+from generator.writer import sync_tree
 
 Defs = dict[str, Any]
 NODE = "io.k8s.api.node.v1."
@@ -187,3 +188,17 @@ def test_sibling_edit_renders_the_pages_that_show_it(tmp_path: Path) -> None:
     site = generate([Release("1.32")], memo=memo, **options)
     assert site.rendered == ["changes.md", "node/v1/overhead.md"]
     assert site.pages == generate([Release("1.32")], **options).pages
+
+
+def test_sync_tree_trusts_reused_pages_only_while_their_files_are_untouched(tmp_path: Path) -> None:
+    out = tmp_path / "pages"
+    pages = {"a/b.md": "first\n", "c.md": "second\n"}
+    assert sync_tree(out, pages) == (2, 0, 0)
+    assert sync_tree(out, pages) == (0, 2, 0)  # same text objects, files untouched: not read
+    (out / "c.md").write_text("edited by hand, longer\n", encoding="utf-8")
+    (out / "a" / "b.md").write_text("FIRST\n", encoding="utf-8")  # same size, new mtime
+    assert sync_tree(out, pages) == (2, 0, 0)
+    assert (out / "c.md").read_text(encoding="utf-8") == "second\n"
+    assert (out / "a" / "b.md").read_text(encoding="utf-8") == "first\n"
+    assert sync_tree(out, {"c.md": "second\n"}) == (0, 1, 1)
+    assert not (out / "a").exists() and (out / "c.md").exists()
