@@ -6,7 +6,8 @@ Serves the default site (1.31 + 1.32; 1.31 read from a copy of its kubernetes-va
 definitions so it can be edited) from a temporary config that INHERITs mkdocs.yml, and measures
 from the moment a file is written until the served page shows the edit (HTTP polling every
 20 ms):
-1. one spec field's description edited (1.31 is regenerated, its changed pages rebuilt);
+1. one spec edit, the description of a model ("spec field edit", also on index pages) and of a
+   field (1.31 is reloaded; only the pages that can show the edit are rendered and rebuilt);
 2. one hand-written page edited;
 3. a template edit, serving with the filter ``K8S_API_DOCS_ONLY=1.32`` (and again with
    ``K8S_API_DOCS_GROUPS=apps`` too): every page of the release changes.
@@ -98,10 +99,16 @@ class Server:
         self.log.close()
 
 
-def edit_spec(marker: str) -> Callable[[str], str]:
+def edit_spec(marker: str, field: bool = False) -> Callable[[str], str]:
+    """Edit Overhead's description (also shown on index pages), or with ``field`` the
+    description of its field ``podFixed`` (the model page, its referrers and 1.32 counterpart)."""
     def change(text: str) -> str:
         document = json.loads(text)
-        document["$defs"]["io.k8s.api.node.v1.Overhead"]["description"] = f"Overhead {marker}."
+        overhead = document["$defs"]["io.k8s.api.node.v1.Overhead"]
+        if field:
+            overhead["properties"]["podFixed"]["description"] = f"podFixed {marker}."
+        else:
+            overhead["description"] = f"Overhead {marker}."
         return json.dumps(document)
     return change
 
@@ -124,10 +131,14 @@ def main() -> None:
                                 f"pageedit{i}") for i in range(args.runs)]
             again = [server.edit(server.spec, edit_spec(f"specagain{i}"), "1.31/node/v1/overhead/",
                                  f"specagain{i}") for i in range(args.runs)]
+            fields = [server.edit(server.spec, edit_spec(f"fieldedit{i}", field=True),
+                                  "1.31/node/v1/overhead/", f"fieldedit{i}") for i in range(args.runs)]
         finally:
             server.stop()
         print(f"spec field edit → reload: median {median(spec + again):.2f} s "
               f"({', '.join(f'{x:.2f}' for x in spec + again)})")
+        print(f"spec field description edit → reload: median {median(fields):.2f} s "
+              f"({', '.join(f'{x:.2f}' for x in fields)})")
         print(f"hand-written page edit → reload: median {median(page):.2f} s "
               f"({', '.join(f'{x:.2f}' for x in page)})")
         if args.spec_only:
