@@ -6,7 +6,7 @@ from __future__ import annotations
 import html
 import re
 
-_ROW = re.compile(r'^<tr><td><span id="field-[a-z0-9-]+"></span><code>([^<]+)</code></td>')
+_ROW = re.compile(r'^<tr id="field-[a-z0-9-]+"><td><code>([^<]+)</code></td>')
 _CELL = re.compile(r"<td>(.*?)</td>")
 
 
@@ -49,8 +49,8 @@ def example_blocks(page: str) -> dict[str, str]:
     return dict(code_blocks(page.split("\n## Example", 1)[1]))
 
 
-def html_rows(page: str, heading: str) -> list[list[str]]:
-    """Cells of every body row of the first table after ``## heading``."""
+def html_rows(page: str, heading: str) -> list[str]:
+    """Every body row (a ``<tr …>…</tr>`` line) of the first table after ``## heading``."""
     part = page.split(f"\n## {heading}\n", 1)[1]
     table = part[part.index("<tbody>"): part.index("</tbody>")]
-    return [cells(line) for line in table.splitlines() if line.startswith("<tr>")]
+    return [line for line in table.splitlines() if line.startswith("<tr")]

@@ -27,7 +27,7 @@ def test_generate_writes_the_url_layout(tmp_path):
     assert (out / "9.9/index.md").is_file()
     assert (out / "9.9/common/quantity.md").is_file()
     page = (out / "9.9/zoo/v1/enclosureSpec.md").read_text()
-    assert '<tr><td><span id="field-habitat"></span><code>habitat</code></td><td>string</td>' in page
+    assert '<tr id="field-habitat"><td><code>habitat</code></td><td>string</td>' in page
     assert "enum: <code>desert</code>, <code>forest</code>" in page
     assert "default: <code>forest</code>" in page
     assert "feature gate NightLights" in page

@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonnet_library import evaluate_all
 from kubernetes_validate.utils import schema_contents
-from pagetext import example_blocks, html_rows
+from pagetext import cells, example_blocks, html_rows
 from referencing import Registry, Resource
 
 from generator.markup import fence
@@ -399,6 +399,6 @@ def test_python_table_has_the_property_tables_notes(default_pages: Any) -> None:
         properties, python = html_rows(text, "Properties"), html_rows(text, "Python")
         assert len(properties) == len(python) > 0
         for prop, py in zip(properties, python, strict=True):
-            assert py[-1] == prop[-1], page
-            anchor = re.search(r'id="([^"]+)"', prop[0]).group(1)
-            assert py[0].startswith(f'<a href="#{anchor}">'), page
+            assert cells(py)[-1] == cells(prop)[-1], page
+            anchor = re.match(r'<tr id="([^"]+)">', prop).group(1)
+            assert cells(py)[0].startswith(f'<a href="#{anchor}">'), page

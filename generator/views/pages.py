@@ -44,6 +44,8 @@ class IndexEntry:
     href: str
     is_kind: bool
     description: str
+    url: str = ""
+    """``href`` as a published URL (the index tables are raw HTML)."""
 
 
 @dataclass
@@ -127,7 +129,7 @@ def _group_views(api: ApiSpec, plan: SitePlan, page: str,
                 continue
             entries = [
                 IndexEntry(m.kind, relative(page, plan.model_pages[m.name]), m.is_kind,
-                           first_sentence(m.description))
+                           first_sentence(m.description), page_url(page, plan.model_pages[m.name]))
                 for m in models
             ]
             version_views.append(ApiVersionView(
