@@ -82,28 +82,58 @@ def cell(text: str) -> str:
     return "<br><br>".join(_inline_parts(p) for p in paragraphs if p)
 
 
+def _paragraphs(text: str) -> list[list[tuple[bool, str]]]:
+    """Paragraphs of ``text`` as lines ``(is_bullet, inert inline text)``; blank lines dropped."""
+    out = []
+    for para in re.split(r"\n\s*\n", str(text).strip()):
+        lines = []
+        for ln in para.split("\n"):
+            if not ln.strip():
+                continue
+            bullet = _BULLET.match(ln)
+            lines.append((True, _inline_parts(bullet.group(1).strip())) if bullet
+                         else (False, _inline_parts(ln.strip())))
+        if lines:
+            out.append(lines)
+    return out
+
+
 @lru_cache(maxsize=16384)
 def block(text: str) -> str:
     """Paragraphs (and ``- item`` bullet lists) of inert Markdown."""
     out: list[str] = []
-    for para in re.split(r"\n\s*\n", str(text).strip()):
-        lines = [ln for ln in para.split("\n") if ln.strip()]
-        if not lines:
-            continue
-        rendered: list[str] = []
-        for ln in lines:
-            bullet = _BULLET.match(ln)
-            if bullet:
-                rendered.append("- " + _inline_parts(bullet.group(1).strip()))
-            else:
-                rendered.append(_guard_line_start(_inline_parts(ln.strip())))
-        if any(r.startswith("- ") for r in rendered):
-            rendered = [r if r.startswith("- ") else "  " + r for r in rendered]
-            if not rendered[0].startswith("- "):
+    for lines in _paragraphs(text):
+        rendered = ["- " + t if is_bullet else _guard_line_start(t) for is_bullet, t in lines]
+        if any(is_bullet for is_bullet, _ in lines):
+            rendered = [r if bullet else "  " + r
+                        for (bullet, _), r in zip(lines, rendered, strict=True)]
+            if not lines[0][0]:
                 rendered[0] = rendered[0].strip()
                 rendered.insert(1, "")
         out.append("\n".join(rendered))
     return "\n\n".join(out)
+
+
+@lru_cache(maxsize=16384)
+def html_block(text: str) -> str:
+    """The paragraphs and bullet lists of ``block`` as HTML (``<p>``, ``<ul>``), for raw HTML
+    blocks: a text line after a bullet continues that item, as in Markdown."""
+    out: list[str] = []
+    for lines in _paragraphs(text):
+        lead = []
+        while lines and not lines[0][0]:
+            lead.append(lines.pop(0)[1])
+        if lead:
+            out.append("<p>" + "\n".join(lead) + "</p>")
+        items: list[list[str]] = []
+        for is_bullet, t in lines:
+            if is_bullet:
+                items.append([t])
+            else:
+                items[-1].append(t)
+        if items:
+            out.append("<ul>\n" + "\n".join("<li>" + "\n".join(i) + "</li>" for i in items) + "\n</ul>")
+    return "\n".join(out)
 
 
 @lru_cache(maxsize=16384)

@@ -27,6 +27,7 @@ from mkdocs.structure.files import File, Files
 
 from generator.errors import GeneratorError
 from generator.pipeline import GeneratedSite, GenerationMemo, Release, VersionsOptions, generate
+from generator.render import raw_html
 from generator.sources import SourceOptions
 from generator.views.site import relative, version_dir
 from generator.writer import sync_tree
@@ -113,6 +114,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def __init__(self) -> None:
         self.site: GeneratedSite | None = None
         self.pages_dir: Path | None = None
+        self._raw_blocks: dict[str, list[raw_html.RawBlock]] = {}
+        """Raw HTML blocks lifted out of each page's Markdown (``render.raw_html``), until the
+        page is finished."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         if command == "serve" and dirty:
@@ -121,6 +125,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
+        if not config.use_directory_urls:
+            raise PluginError("k8s-api-docs: generated pages link published directory URLs; "
+                              "set use_directory_urls: true (the MkDocs default)")
         base_dir = Path(config.config_file_path or ".").resolve().parent
         cache = (base_dir / self.config.cache_dir).resolve()
         self.pages_dir = (base_dir / self.config.pages_dir).resolve() if self.config.pages_dir \
@@ -201,6 +208,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
 
     def on_page_markdown(self, markdown: str, *, page: Any, config: MkDocsConfig,
                          files: Files) -> str | None:
+        markdown, blocks = raw_html.lift(markdown)
+        if blocks:
+            self._raw_blocks[page.file.src_uri] = blocks
         if self.site is None or RELEASES_MARKER not in markdown:
             return markdown
         lines = []
@@ -217,6 +227,16 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
                     lines.append(f"- [Kubernetes {release.version}]"
                                  f"({to_site_root}{version_dir(release.version)}/)")
         return markdown.replace(RELEASES_MARKER, "\n".join(lines))
+
+    def on_page_content(self, html: str, *, page: Any, config: MkDocsConfig, files: Files) -> str | None:
+        """Searchable raw blocks go back before the search plugin reads the content."""
+        blocks = self._raw_blocks.get(page.file.src_uri)
+        return raw_html.restore(html, blocks, search=True) if blocks else html
+
+    def on_post_page(self, output: str, *, page: Any, config: MkDocsConfig) -> str | None:
+        """The other raw blocks go straight into the finished page."""
+        blocks = self._raw_blocks.pop(page.file.src_uri, None)
+        return raw_html.restore(output, blocks, search=False) if blocks else output
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.templates:

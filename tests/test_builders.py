@@ -260,10 +260,10 @@ def test_page_markdown_has_index_and_entries(default_pages):
     assert "\n\n## Builder functions\n\n" in page
     assert '<a href="#fn-allocationdeviceswithresults">fn withResults(results)</a>' in page
     assert 'id="fn-allocationdeviceswithresults"' in page
-    # nested entries are raw HTML with published URLs; the page's own fields use Markdown links
+    # raw HTML with published URLs; the page's own fields link their rows on this page
     href = "../deviceAllocationResult/#field-results"
     assert f'<a class="k8s-path" href="{href}">allocation.devices.results</a>' in page
-    assert "Sets [<code>reservedFor</code>](#field-reservedfor)." in page
+    assert 'Sets <a class="k8s-path" href="#field-reservedfor">reservedFor</a>.' in page
     assert "at most 32 such reservations" in page.split("## Builder functions")[1]
     assert "## Builder functions" not in default_pages.pages["1.31/core/v1/podList.md"]
 

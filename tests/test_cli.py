@@ -27,11 +27,12 @@ def test_generate_writes_the_url_layout(tmp_path):
     assert (out / "9.9/index.md").is_file()
     assert (out / "9.9/common/quantity.md").is_file()
     page = (out / "9.9/zoo/v1/enclosureSpec.md").read_text()
-    assert "| <span id=\"field-habitat\"></span><code>habitat</code> | string |" in page
+    assert '<tr id="field-habitat"><td><code>habitat</code></td><td>string</td>' in page
     assert "enum: <code>desert</code>, <code>forest</code>" in page
     assert "default: <code>forest</code>" in page
     assert "feature gate NightLights" in page
-    assert "[Animal](animal.md)" in page and "map&#91;string&#93;[Quantity](../../common/quantity.md)" in page
+    assert '<a href="../animal/">Animal</a>' in page
+    assert 'map&#91;string&#93;<a href="../../../common/quantity/">Quantity</a>' in page
 
 
 def test_generate_from_kubernetes_validate_by_default(tmp_path):

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonnet_library import evaluate_all
 from kubernetes_validate.utils import schema_contents
+from pagetext import cells, example_blocks, html_rows
 from referencing import Registry, Resource
 
 from generator.markup import fence
@@ -279,22 +280,25 @@ def test_model_pages_show_python_and_example_sections(default_pages: Any,
         assert "\n## Python\n" in text
         assert "\n## Example { #example data-search-exclude }\n" in text  # snippets stay out of search
         assert text.index("## Properties") < text.index("## Python") < text.index("## Example")
-        assert '=== "YAML"' in text and '=== "Python"' in text
-        blocks = re.findall(r"\n    (`{3,})yaml\n(.*?)\n    \1\n", text, re.S)
-        assert len(blocks) == 1
-        shown = "\n".join(line[4:] for line in blocks[0][1].split("\n"))
-        assert yaml.safe_load(shown) == example.data
+        assert '<label for="__tabbed_k8s_example_1">YAML</label>' in text
+        assert '<label for="__tabbed_k8s_example_2">Python</label>' in text
+        shown = example_blocks(text)
+        assert yaml.safe_load(shown["yaml"]) == example.data
+        assert shown["python"] == example.python
         assert f"kubernetes=={release.split('.')[1]}.*" in text
     status_131 = pages["1.31/resource/v1alpha3/resourceClaimStatus.md"]
-    assert "[<code>deallocation&#95;requested</code>](#field-deallocationrequested) | bool |" in status_131
-    assert "list&#91;[V1alpha3ResourceClaimConsumerReference](resourceClaimConsumerReference.md)&#93;" \
-        in status_131
+    assert ('<tr><td><a href="#field-deallocationrequested"><code>deallocation&#95;requested</code></a></td>'
+            "<td>bool</td>") in status_131
+    assert ('list&#91;<a href="../resourceClaimConsumerReference/">V1alpha3ResourceClaimConsumerReference</a>'
+            "&#93;") in status_131
     status_132 = pages["1.32/resource/v1beta1/resourceClaimStatus.md"]
-    assert "[<code>devices</code>](#field-devices) | list&#91;[V1beta1AllocatedDeviceStatus]" in status_132
+    assert ('<tr><td><a href="#field-devices"><code>devices</code></a></td><td>list&#91;'
+            '<a href="../allocatedDeviceStatus/">V1beta1AllocatedDeviceStatus</a>') in status_132
     quantity = pages["1.31/common/quantity.md"]
     assert "has no class for Quantity: it uses a plain <code>str</code>" in quantity
     pod_status = pages["1.32/core/v1/podStatus.md"]
-    assert "[<code>pod&#95;i&#95;ps</code>](#field-podips) | list&#91;[V1PodIP](podIP.md)&#93;" in pod_status
+    assert ('<tr><td><a href="#field-podips"><code>pod&#95;i&#95;ps</code></a></td><td>list&#91;'
+            '<a href="../podIP/">V1PodIP</a>&#93;') in pod_status
 
 
 @pytest.fixture(scope="session")
@@ -367,14 +371,14 @@ def test_spec_text_cannot_break_out_of_a_snippet_fence(tmp_path: Any) -> None:
     path.write_text(json.dumps(spec))
     site = generate([Release("hostile", str(path))])
     page = next(text for name, text in site.pages.items() if name.endswith("/cage.md"))
-    blocks = re.findall(r"\n    (`{3,})(yaml|python)\n(.*?)\n    \1\n", page, re.S)
-    assert [b[1] for b in blocks] == ["yaml", "python"]
-    assert all(len(fence) == 5 for fence, _, _ in blocks)
-    shown = yaml.safe_load("\n".join(line[4:] for line in blocks[0][2].split("\n")))
+    blocks = example_blocks(page)
+    assert sorted(blocks) == ["python", "yaml"]
+    assert "<script>" not in page and "\n## heading" not in page
+    shown = yaml.safe_load(blocks["yaml"])
     assert shown == {"door": hostile, "notes": {"example-key": "example-notes"}, "odd`name$": True,
                      "size": 1}
     scope: dict[str, Any] = {}
-    python = "\n".join(line[4:] for line in blocks[1][2].split("\n"))
+    python = blocks["python"]
     exec(compile(python.replace("from kubernetes import client", ""), "cage", "exec"),
          {"client": _Recorder()}, scope)
     assert scope["cage"] == {"door": hostile, "notes": {"example-key": "example-notes"}, "oddname": True,
@@ -388,19 +392,13 @@ class _Recorder:
         return lambda **kwargs: kwargs
 
 
-def _table(text: str, heading: str) -> list[list[str]]:
-    section = text.split(f"\n## {heading}\n", 1)[1].split("\n## ", 1)[0]
-    rows = [line for line in section.split("\n") if line.startswith("| ")]
-    return [[cell.strip() for cell in row.strip("|").split(" | ")] for row in rows[2:]]
-
-
 def test_python_table_has_the_property_tables_notes(default_pages: Any) -> None:
     for page in ("1.31/resource/v1alpha3/resourceClaimStatus.md", "1.32/core/v1/podSpec.md",
                  "1.32/apps/v1/deployment.md", "1.31/core/v1/container.md"):
         text = default_pages.pages[page]
-        properties, python = _table(text, "Properties"), _table(text, "Python")
+        properties, python = html_rows(text, "Properties"), html_rows(text, "Python")
         assert len(properties) == len(python) > 0
         for prop, py in zip(properties, python, strict=True):
-            assert py[-1] == prop[-1], page
-            anchor = re.search(r'id="([^"]+)"', prop[0]).group(1)
-            assert py[0].endswith(f"](#{anchor})"), page
+            assert cells(py)[-1] == cells(prop)[-1], page
+            anchor = re.match(r'<tr id="([^"]+)">', prop).group(1)
+            assert cells(py)[0].startswith(f'<a href="#{anchor}">'), page

@@ -6,21 +6,12 @@ import re
 
 import pytest
 from conftest import SPECS, need_shared
+from pagetext import notes, table_rows
 
 from generator.pipeline import Release, generate
 
 RCS_131 = "1.31/resource/v1alpha3/resourceClaimStatus.md"
 RCS_132 = "1.32/resource/v1beta1/resourceClaimStatus.md"
-
-
-def table_rows(page: str) -> dict[str, str]:
-    """Property-table rows by field name."""
-    rows = {}
-    for line in page.splitlines():
-        match = re.match(r'\| <span id="field-[a-z0-9-]+"></span><code>([^<]+)</code> \|', line)
-        if match:
-            rows[match.group(1)] = line
-    return rows
 
 
 def test_131_resource_claim_status_fields(default_pages):
@@ -56,19 +47,19 @@ def test_131_has_no_v1beta1_resource_pages(default_pages):
 
 def test_reserved_for_notes(default_pages):
     row = table_rows(default_pages.pages[RCS_131])["reservedFor"]
-    notes = row.rsplit(" | ", 1)[-1]
-    assert "list type: map keyed by: <code>uid</code>" in notes
-    assert "patch strategy: merge, merge key: <code>uid</code>" in notes
-    assert "optional" in notes
-    assert "&#91;&#93;[ResourceClaimConsumerReference](resourceClaimConsumerReference.md)" in row
+    note = notes(row)
+    assert "list type: map keyed by: <code>uid</code>" in note
+    assert "patch strategy: merge, merge key: <code>uid</code>" in note
+    assert "optional" in note
+    assert '&#91;&#93;<a href="../resourceClaimConsumerReference/">ResourceClaimConsumerReference</a>' in row
 
 
 def test_allocation_links_same_version(default_pages):
     row = table_rows(default_pages.pages[RCS_131])["allocation"]
-    assert "[AllocationResult](allocationResult.md)" in row
+    assert '<a href="../allocationResult/">AllocationResult</a>' in row
     assert "1.31/resource/v1alpha3/allocationResult.md" in default_pages.pages
     row_132 = table_rows(default_pages.pages[RCS_132])["allocation"]
-    assert "[AllocationResult](allocationResult.md)" in row_132
+    assert '<a href="../allocationResult/">AllocationResult</a>' in row_132
 
 
 def test_deallocation_requested_feature_gate_badge(default_pages):
@@ -78,20 +69,23 @@ def test_deallocation_requested_feature_gate_badge(default_pages):
 
 def test_kind_page_shows_real_gvk_and_appears_in(default_pages):
     claim = default_pages.pages["1.31/resource/v1alpha3/resourceClaim.md"]
-    assert 'apiVersion: "resource.k8s.io/v1alpha3"' in claim
-    assert 'kind: "ResourceClaim"' in claim
+    assert ('<span class="nt">apiVersion</span><span class="p">:</span><span class="w"> </span>'
+            '<span class="s">"resource.k8s.io/v1alpha3"</span>') in claim
+    assert '<span class="nt">kind</span><span class="p">:</span><span class="w"> </span>' \
+           '<span class="s">"ResourceClaim"</span>' in claim
     status = default_pages.pages[RCS_131]
-    assert "## Appears in" in status and "[ResourceClaim](resourceClaim.md)" in status
+    assert "## Appears in" in status
+    assert '<li><a href="../resourceClaim/">ResourceClaim</a> <small>resource/v1alpha3</small></li>' in status
 
 
 def test_required_and_common_section(default_pages):
     rows = table_rows(default_pages.pages["1.31/core/v1/containerPort.md"])
-    assert "**required**" in rows["containerPort"]
+    assert notes(rows["containerPort"]).startswith("<strong>required</strong>")
     assert "optional" in rows["hostPort"] and "integer (int32)" in rows["hostPort"]
     quantity = default_pages.pages["1.31/common/quantity.md"]
     assert quantity.startswith("# Quantity\n")
     limits = table_rows(default_pages.pages["1.31/core/v1/resourceRequirements.md"])["limits"]
-    assert "map&#91;string&#93;[Quantity](../../common/quantity.md)" in limits
+    assert 'map&#91;string&#93;<a href="../../../common/quantity/">Quantity</a>' in limits
     home = default_pages.pages["1.31/index.md"]
     assert "## [common](common/index.md)" in home
     assert "[meta](meta/index.md)" in home and "[apiregistration](apiregistration/index.md)" in home

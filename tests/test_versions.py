@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pagetext import other_versions_line
 
 from generator.model.types import ApiSpec
 from generator.pipeline import GeneratedSite, Release, VersionsOptions, generate, release_timeline
@@ -55,9 +56,9 @@ def test_beta_claim_status_page_history_and_other_versions(default_pages: Genera
     page = default_pages.pages[PAGE_132_BETA]
     assert "since 1.32" in row(page, "devices")
     assert "since 1.26 (v1alpha1)" in row(page, "allocation")
-    other = next(ln for ln in page.splitlines() if ln.startswith("**Other versions:**"))
-    assert "1.31: [v1alpha3](../../../../1.31/resource/v1alpha3/resourceClaimStatus/)" in other
-    assert "[v1alpha3](../v1alpha3/resourceClaimStatus.md)" in other
+    other = other_versions_line(page)
+    assert '1.31: <a href="../../../../1.31/resource/v1alpha3/resourceClaimStatus/">v1alpha3</a>' in other
+    assert '<a href="../../v1alpha3/resourceClaimStatus/">v1alpha3</a>' in other
     assert "v1beta1 (this page)" in other
 
 
@@ -65,17 +66,17 @@ def test_alpha_claim_status_page_marks_removed_field(default_pages: GeneratedSit
     page = default_pages.pages[PAGE_131]
     assert "removed in 1.32" in row(page, "deallocationRequested")
     assert "removed in" not in row(page, "reservedFor")
-    other = next(ln for ln in page.splitlines() if ln.startswith("**Other versions:**"))
-    assert "1.32: [v1alpha3](../../../../1.32/resource/v1alpha3/resourceClaimStatus/), " \
-           "[v1beta1](../../../../1.32/resource/v1beta1/resourceClaimStatus/)" in other
+    other = other_versions_line(page)
+    assert '1.32: <a href="../../../../1.32/resource/v1alpha3/resourceClaimStatus/">v1alpha3</a>, ' \
+           '<a href="../../../../1.32/resource/v1beta1/resourceClaimStatus/">v1beta1</a>' in other
 
 
 def test_absent_release_and_changed_field_note() -> None:
     # 1.30 has no v1alpha3 (it had v1alpha2) and no PodSchedulingContext in 1.32
     site = generate([Release("1.30"), Release("1.31"), Release("1.32")], groups=["resource"])
     pod_ctx = site.pages["1.31/resource/v1alpha3/podSchedulingContext.md"]
-    other = next(ln for ln in pod_ctx.splitlines() if ln.startswith("**Other versions:**"))
-    assert "1.30: [v1alpha2](../../../../1.30/resource/v1alpha2/podSchedulingContext/)" in other
+    other = other_versions_line(pod_ctx)
+    assert '1.30: <a href="../../../../1.30/resource/v1alpha2/podSchedulingContext/">v1alpha2</a>' in other
     assert '1.32: <span class="k8s-absent">absent</span>' in other
     spec_page = site.pages["1.32/resource/v1alpha3/deviceRequest.md"]
     assert "compared with 1.31: description changed: " in row(spec_page, "adminAccess")

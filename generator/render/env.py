@@ -15,8 +15,10 @@ from generator import markup
 from generator.errors import Location, UsageError
 from generator.model.gvk import stability
 from generator.model.types import TypeRef
+from generator.render.highlight import highlight
+from generator.render.raw_html import raw_block
 from generator.views.builder_section import IndexLine
-from generator.views.properties import PropertyRow, primitive_label
+from generator.views.properties import PropertyRow, TypeLabel, primitive_label
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "_templates"
 SOURCE_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
@@ -39,8 +41,17 @@ def type_cell(row: PropertyRow) -> str:
     return f"{markup.inline(label.prefix)}{name}{markup.inline(label.suffix)}"
 
 
+def type_html(label: TypeLabel) -> str:
+    """A type as HTML (for raw HTML blocks): the name links the published URL of its page."""
+    name = markup.inline(label.name)
+    if label.url:
+        name = f'<a href="{html.escape(label.url)}">{name}</a>'
+    return f"{markup.inline(label.prefix)}{name}{markup.inline(label.suffix)}"
+
+
 def notes_cell(row: PropertyRow) -> str:
-    parts = ["**required**" if row.required else "optional"]
+    """The notes of a property row as HTML (valid in a Markdown table cell and in raw HTML)."""
+    parts = ["<strong>required</strong>" if row.required else "optional"]
     parts += [markup.inline(n) for n in row.notes]
     for label, values in row.code_notes:
         parts.append(f"{markup.inline(label)}: " + ", ".join(markup.code(v) for v in values))
@@ -133,6 +144,10 @@ FILTERS: dict[str, Any] = {
     "md_block": markup.block,
     "md_code": markup.code,
     "md_fence": markup.fence,
+    "html_block": markup.html_block,
+    "highlight": highlight,
+    "raw_block": raw_block,
+    "type_html": type_html,
     "type_text": type_text,
     "type_cell": type_cell,
     "builder_index_list": builder_index_list,

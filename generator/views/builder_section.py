@@ -23,7 +23,7 @@ from generator.views.builders import (
 )
 from generator.views.pages import ModelPage, first_sentence
 from generator.views.properties import TypeLabel, field_anchor, type_label
-from generator.views.site import SitePlan, release_url
+from generator.views.site import SitePlan, page_url
 
 SECTION = "builders"
 LIBRARY_URL = "https://github.com/jsonnet-libs/k8s-libsonnet"
@@ -62,8 +62,8 @@ class BuilderEntryView:
     summary: str = ""
     type_url: str | None = None
     field_url: str | None = None
-    """Nested entries only: the same two links as published URLs (``../x/#field-y``), for raw
-    HTML; MkDocs rewrites only Markdown links (see ``site.release_url``)."""
+    """The same two links as published URLs (``../x/#field-y``), for raw HTML; MkDocs rewrites
+    only Markdown links (see ``site.page_url``)."""
 
     @property
     def mixin(self) -> BuilderFunction | None:
@@ -111,20 +111,21 @@ class _Links:
             label = self.memo[t] = type_label(t, self.api, self.plan, self.page.path)
         return label  # type: ignore[return-value]
 
-    def urls(self, t: TypeRef, owner: str, f: Field) -> tuple[str | None, str | None]:
-        """Published URLs of the type's page and of the field's property row."""
-        key = ("urls", t, owner, f.name)
-        found = self.memo.get(key)
-        if found is None:
-            target = self.plan.page_of(t.referenced()) if self.type(t).href else None
+    def urls(self, t: TypeRef, owner: str, f: Field, direct: bool) -> tuple[str | None, str | None]:
+        """Published URLs of the type's page and of the field's property row: ``#field-x`` for a
+        direct entry, else the same for every page of the directory (nested entries are shared
+        between the pages of a directory)."""
+        type_url = self.type(t).url
+        if direct:
+            return type_url, "#" + field_anchor(f.name)
+        key = ("row_url", owner, f.name)
+        if key not in self.memo:
             home = self.plan.page_of(owner)
-            found = self.memo[key] = (
-                release_url(self.page.path, target) if target else None,
-                f"{release_url(self.page.path, home)}#{field_anchor(f.name)}" if home else None)
-        return found  # type: ignore[return-value]
+            self.memo[key] = f"{page_url(self.page.path, home)}#{field_anchor(f.name)}" if home else None
+        return type_url, self.memo[key]  # type: ignore[return-value]
 
-    def field(self, owner: str, f: Field) -> str | None:
-        if owner == self.page.model.name:
+    def field(self, owner: str, f: Field, direct: bool) -> str | None:
+        if direct:
             return "#" + field_anchor(f.name)
         key = (owner, f.name)
         if key not in self.memo:
@@ -177,21 +178,20 @@ class _Collector:
         f = first.field
         assert f is not None
         direct = not first.path
-        type_url, field_url = (None, None) if direct else self.links.urls(f.type, first.owner, f)
+        type_url, field_url = self.links.urls(f.type, first.owner, f, direct)
         self.entries.append(BuilderEntryView(
             "field", tuple(current), field=f, json_path=".".join(first.target),
-            type=self.links.type(f.type), field_href=self.links.field(first.owner, f),
+            type=self.links.type(f.type), field_href=self.links.field(first.owner, f, direct),
             direct=direct, summary=_summary(f.description), type_url=type_url, field_url=field_url))
 
     def obj(self, obj: BuilderObject, depth: int) -> None:
         assert obj.field is not None
         self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members)))
         direct = depth == 0
-        type_url, field_url = (None, None) if direct else self.links.urls(obj.field.type, obj.owner,
-                                                                           obj.field)
+        type_url, field_url = self.links.urls(obj.field.type, obj.owner, obj.field, direct)
         self.entries.append(BuilderEntryView(
             "obj", obj=obj, field=obj.field, json_path=".".join(obj.target),
-            type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field),
+            type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field, direct),
             direct=direct, summary=_summary(obj.field.description), type_url=type_url,
             field_url=field_url))
         key = ("obj", id(obj))

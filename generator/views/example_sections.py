@@ -10,7 +10,7 @@ from generator.model.types import ApiSpec, TypeRef
 from generator.views.examples import Example, ExampleBuilder
 from generator.views.pages import ModelPage
 from generator.views.properties import PropertyRow, TypeLabel
-from generator.views.site import SitePlan
+from generator.views.site import SitePlan, page_url, relative
 
 _RELEASE = re.compile(r"^1\.(\d+)(?:$|[.-])")
 
@@ -67,8 +67,13 @@ class ExampleSections:
         for attribute in names.attributes(model):
             t, row = attribute.type, rows_by_field[attribute.field.name]
             # the property row links the same referenced model (its link is already worked out)
-            href = (row.type.href or plan.link(page.path, t.ref)) if t.ref else None
-            rows.append(PythonRow(attribute.name, TypeLabel(t.prefix, t.name, href, t.suffix), row))
+            href = url = None
+            target = plan.page_of(t.ref) if t.ref else None
+            if row.type.href and t.ref:
+                href, url = row.type.href, row.type.url
+            elif target:
+                href, url = relative(page.path, target), page_url(page.path, target)
+            rows.append(PythonRow(attribute.name, TypeLabel(t.prefix, t.name, href, t.suffix, url), row))
         inline = "" if model.shape == "object" else str(names.type_of(TypeRef("ref", ref=model.name)))
         page.sections["python"] = PythonSection(client_major(api.version), names.class_name(model.name),
                                                 rows, inline)

@@ -9,6 +9,10 @@ from generator.model.types import ApiSpec
 from generator.views.site import SitePlan
 
 NavItem = Any
+SPLIT_AFTER = 60
+"""An API version with more models than this is split into alphabetical ranges in the nav."""
+RANGE_SIZE = 40
+"""Most models in one range (a single initial letter may hold more)."""
 
 
 def nav_title(text: str) -> str:
@@ -26,6 +30,8 @@ def release_nav(api: ApiSpec, plan: SitePlan, extra: Sequence[tuple[str, str]] =
         group_items: list[NavItem] = [plan.group_index(group)]
         for api_version, models in versions.items():
             model_items = [{nav_title(m.kind): plan.model_pages[m.name]} for m in models]
+            if len(model_items) > SPLIT_AFTER:
+                model_items = alphabetical_ranges(model_items)
             if api_version:
                 index = plan.api_version_index(group, api_version)
                 group_items.append({nav_title(api_version): [index, *model_items]})
@@ -33,3 +39,22 @@ def release_nav(api: ApiSpec, plan: SitePlan, extra: Sequence[tuple[str, str]] =
                 group_items.extend(model_items)
         groups.append({nav_title(group): group_items})
     return {nav_title(f"Kubernetes {api.version}"): groups}
+
+
+def alphabetical_ranges(items: list[dict[str, str]]) -> list[NavItem]:
+    """``{title: page}`` items (sorted by title) as sections ``A-C``, ``D-H``..., of at most
+    ``RANGE_SIZE`` items unless one initial letter has more. With ``navigation.prune`` a page's
+    nav holds its section's items, so 212 core/v1 models in one list cost 212 items on each of
+    212 pages; in ranges it is ~40 (the nav is the biggest part of a page's build time)."""
+    by_letter: dict[str, list[dict[str, str]]] = {}
+    for item in sorted(items, key=lambda i: next(iter(i)).lower()):
+        by_letter.setdefault(next(iter(item))[:1].upper(), []).append(item)
+    ranges: list[tuple[list[str], list[dict[str, str]]]] = []
+    for letter, members in by_letter.items():
+        if ranges and len(ranges[-1][1]) + len(members) <= RANGE_SIZE:
+            ranges[-1][0].append(letter)
+            ranges[-1][1].extend(members)
+        else:
+            ranges.append(([letter], list(members)))
+    return [{nav_title(letters[0] if len(letters) == 1 else f"{letters[0]}\u2013{letters[-1]}"): members}
+            for letters, members in ranges]

@@ -8,14 +8,17 @@ from typing import Any
 from generator.model.gvk import stability
 from generator.model.types import COMMON_GROUP, ApiSpec, GroupVersionKind, Model
 from generator.views.properties import PropertyRow, property_rows
-from generator.views.site import SitePlan, relative
+from generator.views.site import SitePlan, page_url, relative
 
 
 @dataclass(frozen=True)
 class Link:
     text: str
     href: str
+    """Markdown link (``.md``, checked by MkDocs)."""
     note: str = ""
+    url: str = ""
+    """The same link as a published URL, for raw HTML (``views.site.page_url``); model pages."""
 
 
 @dataclass
@@ -41,6 +44,8 @@ class IndexEntry:
     href: str
     is_kind: bool
     description: str
+    url: str = ""
+    """``href`` as a published URL (the index tables are raw HTML)."""
 
 
 @dataclass
@@ -98,15 +103,17 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
     path = plan.model_pages[model.name]
     appears = []
     for name in model.referrers:
-        href = plan.link(path, name)
-        if href:
+        target = plan.page_of(name)
+        if target:
             other = api.models[name]
-            appears.append(Link(other.kind, href, group_label(other)))
+            appears.append(Link(other.kind, relative(path, target), group_label(other),
+                                page_url(path, target)))
     up_path = plan.api_version_index(model.group, model.api_version)
     return ModelPage(
         path=path, version=api.version, model=model, gvk=primary_gvk(model),
         group_label=group_label(model), rows=property_rows(model, api, plan, path),
-        appears_in=appears, up=Link(group_label(model), relative(path, up_path)),
+        appears_in=appears,
+        up=Link(group_label(model), relative(path, up_path), url=page_url(path, up_path)),
     )
 
 
@@ -122,7 +129,7 @@ def _group_views(api: ApiSpec, plan: SitePlan, page: str,
                 continue
             entries = [
                 IndexEntry(m.kind, relative(page, plan.model_pages[m.name]), m.is_kind,
-                           first_sentence(m.description))
+                           first_sentence(m.description), page_url(page, plan.model_pages[m.name]))
                 for m in models
             ]
             version_views.append(ApiVersionView(

@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.views.gates import FeatureGate, feature_gates
-from generator.views.site import SitePlan
+from generator.views.site import SitePlan, page_url, relative
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,7 +19,10 @@ class TypeLabel:
     prefix: str
     name: str
     href: str | None = None
+    """Markdown link (``.md``, checked by MkDocs)."""
     suffix: str = ""
+    url: str | None = None
+    """The same link as a published URL, for raw HTML (``views.site.page_url``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +68,10 @@ def type_label(t: TypeRef, api: ApiSpec, plan: SitePlan, page: str) -> TypeLabel
     if t.kind in ("array", "map"):
         return TypeLabel(prefix, "[]object" if t.kind == "array" else "map[string]object")
     if t.ref and t.ref in api.models:
-        return TypeLabel(prefix, api.models[t.ref].kind, plan.link(page, t.ref))
+        target = plan.page_of(t.ref)
+        if target is None:
+            return TypeLabel(prefix, api.models[t.ref].kind)
+        return TypeLabel(prefix, api.models[t.ref].kind, relative(page, target), url=page_url(page, target))
     return TypeLabel(prefix, primitive_label(t))
 
 

@@ -74,6 +74,17 @@ def published_url(page: str) -> str:
     return stem + "/"
 
 
+def page_url(from_page: str, to_page: str) -> str:
+    """Published URL of ``to_page`` relative to that of ``from_page``, both of one site (for raw
+    HTML, where MkDocs rewrites no ``.md`` link). Every model page of a directory gets the same
+    URL (a page links to itself as ``../self/``), so views may share links per directory."""
+    source = published_url(from_page)
+    if from_page != "index.md" and not from_page.endswith("/index.md"):
+        source = source[: source.rstrip("/").rfind("/") + 1] + "\0/"
+    url = relative(source + "_", published_url(to_page) + "_")[:-1]
+    return url or "./"
+
+
 def release_url(from_page: str, to_page: str, from_plan: SitePlan | None = None,
                 to_plan: SitePlan | None = None) -> str:
     """Relative URL from one published page to a page of ANOTHER release.

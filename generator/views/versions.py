@@ -13,7 +13,7 @@ from generator.model.types import ApiSpec, Model
 from generator.views.diff import Change, api_groups, diff_models
 from generator.views.lifetimes import ModelKey, Timeline, best_api_version, ranges
 from generator.views.pages import ModelPage
-from generator.views.site import SitePlan, relative, release_url
+from generator.views.site import SitePlan, page_url, release_url
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +22,7 @@ class VersionLink:
 
     api_version: str
     href: str | None
+    """Published URL (the lines are raw HTML): ``../v1beta1/x/``, ``../../../../1.32/…/x/``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,12 +98,12 @@ class Releases:
         return self.apis[version].models.get(name)
 
     def page_href(self, from_version: str, from_page: str, to_version: str, name: str) -> str | None:
-        """Link to the page of definition ``name`` in release ``to_version``."""
+        """Published URL of the page of definition ``name`` in release ``to_version``."""
         target = self.plans[to_version].page_of(name)
         if target is None:
             return None
         if to_version == from_version:
-            return relative(from_page, target)
+            return page_url(from_page, target)
         return release_url(from_page, target, self.plans[from_version], self.plans[to_version])
 
 

@@ -1,0 +1,64 @@
+"""Pre-rendered HTML blocks in generated Markdown, and how the plugin keeps them out of Markdown.
+
+The heavy parts of a model page (property and Python tables, builder functions, example tabs) are
+rendered to HTML by the templates and written as raw HTML blocks between marker comments::
+
+    <!-- k8s-api-docs:html search -->
+    <table>…</table>
+    <!-- /k8s-api-docs:html -->
+
+Any Markdown renderer passes such a block through unchanged. The MkDocs plugin lifts each block
+out before Python-Markdown runs (``lift``) and puts it back after (``restore``): blocks marked
+``search`` into the page content (which the search plugin indexes), the others only into the
+finished page, so neither Markdown nor the search plugin parses them (most of a build's time).
+Spec text cannot forge a marker: every spec string reaches a page escaped (``markup``), and
+``<`` never survives escaping.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+OPEN = "<!-- k8s-api-docs:html -->"
+OPEN_SEARCH = "<!-- k8s-api-docs:html search -->"
+CLOSE = "<!-- /k8s-api-docs:html -->"
+_BLOCK = re.compile(r"^<!-- k8s-api-docs:html( search)? -->\n(.*?)\n<!-- /k8s-api-docs:html -->$",
+                    re.MULTILINE | re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class RawBlock:
+    html: str
+    search: bool
+    """Part of the page content the search plugin indexes."""
+
+    def placeholder(self, number: int) -> str:
+        return f"<!-- k8s-api-docs:block {number} -->"
+
+
+def raw_block(html: str, search: bool = True) -> str:
+    """Jinja filter: ``html`` as a marked raw HTML block, blank lines around it. The HTML must be
+    one element (or several) with no text outside tags, so Markdown keeps it raw."""
+    return f"\n\n{OPEN_SEARCH if search else OPEN}\n{html.strip()}\n{CLOSE}\n\n"
+
+
+def lift(markdown: str) -> tuple[str, list[RawBlock]]:
+    """The Markdown with each marked block replaced by a placeholder comment, and the blocks."""
+    if CLOSE not in markdown:
+        return markdown, []
+    blocks: list[RawBlock] = []
+
+    def take(match: re.Match[str]) -> str:
+        blocks.append(RawBlock(match.group(2), bool(match.group(1))))
+        return blocks[-1].placeholder(len(blocks) - 1)
+
+    return _BLOCK.sub(take, markdown), blocks
+
+
+def restore(html: str, blocks: list[RawBlock], *, search: bool) -> str:
+    """Put back the blocks whose ``search`` flag is ``search`` (each placeholder occurs once)."""
+    for number, block in enumerate(blocks):
+        if block.search is search:
+            html = html.replace(block.placeholder(number), block.html, 1)
+    return html

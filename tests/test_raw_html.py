@@ -1,0 +1,110 @@
+"""Model pages are HTML between Markdown headings: the marked raw blocks, what the plugin does
+with them, and what the built site and its search index contain."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import markdown
+import pytest
+from conftest import REPO
+
+from generator.render.highlight import highlight
+from generator.render.raw_html import CLOSE, OPEN, OPEN_SEARCH, lift, raw_block, restore
+from generator.views.nav import RANGE_SIZE, SPLIT_AFTER, alphabetical_ranges
+
+PAGE = "1.31/resource/v1alpha3/resourceClaimStatus.md"
+
+
+def test_lift_and_restore_round_trip() -> None:
+    text = ("# Title\n" + raw_block("<p>kept</p>") + "## Section\n"
+            + raw_block("<div>\n<p>late</p>\n</div>", search=False) + "end\n")
+    assert OPEN_SEARCH in text and OPEN in text and text.count(CLOSE) == 2
+    lifted, blocks = lift(text)
+    assert "<p>" not in lifted and "# Title" in lifted and "## Section" in lifted
+    assert [(b.html, b.search) for b in blocks] == [("<p>kept</p>", True),
+                                                   ("<div>\n<p>late</p>\n</div>", False)]
+    html = markdown.markdown(lifted)
+    content = restore(html, blocks, search=True)
+    assert "<p>kept</p>" in content and "<p>late</p>" not in content
+    assert "<p>late</p>" in restore(content, blocks, search=False)
+    assert lift("# no blocks\n") == ("# no blocks\n", [])
+
+
+def test_pages_render_the_same_without_the_plugin(default_pages) -> None:
+    """The marked blocks are plain raw HTML: Python-Markdown alone passes them through."""
+    page = default_pages.pages[PAGE]
+    html = markdown.markdown(page, extensions=["attr_list", "toc"])
+    _, blocks = lift(page)
+    assert len(blocks) >= 6
+    for block in blocks:
+        assert block.html in html
+    assert '<h2 id="properties">Properties</h2>' in html
+
+
+def test_spec_text_cannot_forge_a_marker(default_pages) -> None:
+    for text in default_pages.pages.values():
+        _, blocks = lift(text)
+        assert all("k8s-api-docs:" not in b.html for b in blocks)
+
+
+def test_highlight_escapes_unknown_languages() -> None:
+    assert "&lt;script&gt;" in highlight("<script>", "no-such-language")
+    start = '<div class="language-yaml highlight"><pre><span></span><code>'
+    assert highlight("a: 1\n", "yaml").startswith(start)
+
+
+def test_nav_splits_big_api_versions_alphabetically(default_pages) -> None:
+    nav = default_pages.nav[0]["Kubernetes 1.31"]
+    core = next(item["core"] for item in nav if isinstance(item, dict) and "core" in item)
+    v1 = next(item["v1"] for item in core if isinstance(item, dict) and "v1" in item)
+    assert v1[0] == "1.31/core/v1/index.md"
+    ranges = v1[1:]
+    titles = [next(iter(r)) for r in ranges]
+    assert titles[0].startswith("A\u2013") and len(titles) >= 5
+    members = [m for r in ranges for m in next(iter(r.values()))]
+    pages = [p for p in default_pages.pages if p.startswith("1.31/core/v1/") and not p.endswith("index.md")]
+    assert len(pages) > SPLIT_AFTER
+    assert sorted(next(iter(m.values())) for m in members) == sorted(pages)
+    assert all(len(next(iter(r.values()))) <= RANGE_SIZE for r in ranges)
+    resource = next(item["resource"] for item in nav if isinstance(item, dict) and "resource" in item)
+    v1alpha3 = next(item["v1alpha3"] for item in resource if isinstance(item, dict) and "v1alpha3" in item)
+    assert {"ResourceClaimStatus": PAGE} in v1alpha3  # small API versions stay one list
+
+
+def test_alphabetical_ranges_keep_a_big_letter_whole() -> None:
+    items = [{f"P{i:03}": f"p{i}.md"} for i in range(50)] + [{"Alpha": "a.md"}, {"Zed": "z.md"}]
+    ranges = alphabetical_ranges(items)
+    assert [next(iter(r)) for r in ranges] == ["A", "P", "Z"]
+    assert len(ranges[1]["P"]) == 50
+
+
+@pytest.mark.slow
+def test_built_site_blocks_restored_and_search_scoped(built_site: Path) -> None:
+    html = (built_site / "1.31/resource/v1alpha3/resourceClaimStatus/index.html").read_text()
+    assert "k8s-api-docs:" not in html
+    assert '<tr id="field-reservedfor"><td><code>reservedFor</code></td>' in html
+    assert 'class="tabbed-set tabbed-alternate k8s-example"' in html
+    assert 'id="fn-withreservedfor"' in html
+    index = json.loads((built_site / "search/search_index.json").read_text())
+    docs = {d["location"]: d["text"] for d in index["docs"]}
+    section = "1.31/resource/v1alpha3/resourceClaimStatus/"
+    assert "deallocationRequested" in docs[section + "#properties"]
+    assert "client.V1alpha3ResourceClaimStatus" in docs[section + "#python"]
+    assert "deallocation_requested" not in docs[section + "#python"]  # the table repeats the properties
+    assert section + "#example" not in docs and section + "#builder-function-reference" not in docs
+    assert "withReservedFor" not in docs[section + "#builder-functions"]
+    assert not any("k8s-api-docs:" in text for text in docs.values())
+
+
+def test_plugin_requires_directory_urls(tmp_path: Path) -> None:
+    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": str(REPO / "site_src"),
+              "use_directory_urls": False}
+    (tmp_path / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")],
+                            cwd=tmp_path, capture_output=True, text=True, check=False)
+    assert result.returncode != 0
+    assert "set use_directory_urls: true" in result.stderr
