@@ -1,11 +1,11 @@
 """Benchmark 2: ``build-site`` of a preset (default: 1.31 + 1.32; all: every bundled release).
 
-    python benchmarks/bench_build_site.py [--preset default|all] [--runs 3] [--pygments]
+    python benchmarks/bench_build_site.py [--preset default|all] [--runs 3]
 
 Each run builds into a fresh site directory (a full build); prints wall and CPU seconds, peak RSS
 of the whole process tree (parallel builds summed), pages, median and max HTML bytes per page,
 search index bytes per release, then the time of a second build with nothing changed.
-``--pygments`` also builds with ``pymdownx.highlight: use_pygments: false`` to price highlighting.
+Syntax highlighting is done while generating: ``bench_highlight.py`` prices it.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import yaml
 from measure import REPO, Run, header, median, run
 
 
@@ -40,20 +39,6 @@ def site_figures(site: Path) -> None:
               f"  release total {total / 1e6:7.1f} MB")
     print(f"  all: {len(sizes)} pages, HTML per page median {statistics.median(sizes) / 1e3:.1f} KB, "
           f"max {max(sizes) / 1e3:.1f} KB")
-
-
-def no_pygments_config(tmp: Path) -> Path:
-    data = yaml.safe_load((REPO / "mkdocs.yml").read_text(encoding="utf-8"))
-    extensions = []
-    for item in data["markdown_extensions"]:
-        if isinstance(item, dict) and "pymdownx.highlight" in item:
-            item = {"pymdownx.highlight": {**(item["pymdownx.highlight"] or {}), "use_pygments": False}}
-        extensions.append(item)
-    variant = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": str(REPO / data["docs_dir"]),
-               "markdown_extensions": extensions}
-    path = tmp / "mkdocs-no-pygments.yml"
-    path.write_text(yaml.safe_dump(variant, sort_keys=False), encoding="utf-8")
-    return path
 
 
 def series(label: str, preset: str, runs: int, tmp: Path, config: Path,
@@ -83,18 +68,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--preset", choices=("default", "all"), default="default")
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--pygments", action="store_true", help="also price syntax highlighting")
     parser.add_argument("--keep", type=Path, help="build the first site here and keep it (must not exist)")
     args = parser.parse_args()
     header(f"build-site --preset {args.preset}, {args.runs} run(s)")
     with tempfile.TemporaryDirectory(prefix="bench-site-") as name:
         tmp = Path(name)
-        with_pyg = series("pygments", args.preset, args.runs, tmp, REPO / "mkdocs.yml", args.keep)
-        if args.pygments:
-            without = series("no-pygments", args.preset, args.runs, tmp, no_pygments_config(tmp))
-            cpu_with, cpu_without = median([r.cpu for r in with_pyg]), median([r.cpu for r in without])
-            print(f"syntax highlighting costs {cpu_with - cpu_without:.1f} s CPU "
-                  f"({(cpu_with - cpu_without) / cpu_with:.0%} of the build)")
+        series(args.preset, args.preset, args.runs, tmp, REPO / "mkdocs.yml", args.keep)
 
 
 if __name__ == "__main__":

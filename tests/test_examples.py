@@ -19,11 +19,14 @@ from hypothesis import strategies as st
 from jsonnet_library import evaluate_all
 from kubernetes_validate.utils import schema_contents
 from pagetext import cells, example_blocks, html_rows
+from pygments.lexers import get_lexer_by_name
+from pygments.token import Error, Keyword, Number, String
 from referencing import Registry, Resource
 
 from generator.markup import fence
 from generator.model.types import ApiSpec
 from generator.pipeline import Release, generate
+from generator.render.highlight import lexer_for
 from generator.views import yaml_text
 from generator.views.builders import builder_index
 from generator.views.examples import Example, ExampleBuilder
@@ -402,3 +405,35 @@ def test_python_table_has_the_property_tables_notes(default_pages: Any) -> None:
             assert cells(py)[-1] == cells(prop)[-1], page
             anchor = re.match(r'<tr id="([^"]+)">', prop).group(1)
             assert cells(py)[0].startswith(f'<a href="#{anchor}">'), page
+
+
+def _literals(tokens: Any) -> list[tuple[Any, str]]:
+    """String, number and keyword tokens, adjacent string pieces joined (Pygments' Jsonnet lexer
+    yields strings one character at a time)."""
+    out: list[tuple[Any, str]] = []
+    for kind, text in tokens:
+        family = next((f for f in (String, Number, Keyword) if kind in f), None)
+        if family is None:
+            continue
+        if out and family is String and out[-1][0] is String:
+            out[-1] = (String, out[-1][1] + text)
+        else:
+            out.append((family, text))
+    return out
+
+
+@pytest.mark.parametrize("language", ["python", "jsonnet"])
+def test_snippet_lexers_agree_with_pygments(examples: dict[str, dict[str, Example]], language: str) -> None:
+    """The lexers for the snippets' subset of Python and Jsonnet find exactly the strings,
+    numbers and keywords Pygments' full lexers find, with no error token, on every snippet."""
+    ours = lexer_for(language)
+    full = get_lexer_by_name(language)
+    for release in examples.values():
+        for example in release.values():
+            code = getattr(example, language)
+            if not code:
+                continue
+            tokens = list(ours.get_tokens(code))
+            assert "".join(text for _, text in tokens) == code
+            assert not any(kind in Error for kind, _ in tokens), code
+            assert _literals(tokens) == _literals(full.get_tokens(code)), code
