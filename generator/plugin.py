@@ -229,9 +229,14 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         return markdown.replace(RELEASES_MARKER, "\n".join(lines))
 
     def on_page_content(self, html: str, *, page: Any, config: MkDocsConfig, files: Files) -> str | None:
-        """Searchable raw blocks go back before the search plugin reads the content."""
+        """Searchable raw blocks go back before the search plugin reads the content. The ids of
+        all blocks join the page's anchors, which MkDocs checks links to other pages against."""
         blocks = self._raw_blocks.get(page.file.src_uri)
-        return raw_html.restore(html, blocks, search=True) if blocks else html
+        if not blocks:
+            return html
+        if getattr(page, "present_anchor_ids", None) is not None:
+            page.present_anchor_ids.update(raw_html.element_ids(blocks))
+        return raw_html.restore(html, blocks, search=True)
 
     def on_post_page(self, output: str, *, page: Any, config: MkDocsConfig) -> str | None:
         """The other raw blocks go straight into the finished page."""

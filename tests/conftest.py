@@ -74,7 +74,13 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         cwd=REPO, capture_output=True, text=True, env=env, check=False,
     )
     assert result.returncode == 0, result.stdout + result.stderr
+    (out.parent / f"{out.name}.log").write_text(result.stdout + result.stderr, encoding="utf-8")
     return out
+
+
+def build_log(site: Path) -> str:
+    """What ``mkdocs build`` printed for a site of the ``built_site`` fixture."""
+    return (site.parent / f"{site.name}.log").read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="session")

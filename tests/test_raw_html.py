@@ -10,7 +10,7 @@ from pathlib import Path
 
 import markdown
 import pytest
-from conftest import REPO
+from conftest import REPO, build_log
 
 from generator.render.highlight import highlight
 from generator.render.raw_html import CLOSE, OPEN, OPEN_SEARCH, lift, raw_block, restore
@@ -98,6 +98,9 @@ def test_built_site_blocks_restored_and_search_scoped(built_site: Path) -> None:
     assert section + "#example" not in docs and section + "#builder-function-reference" not in docs
     assert "withReservedFor" not in docs[section + "#builder-functions"]
     assert not any("k8s-api-docs:" in text for text in docs.values())
+    # MkDocs checks links to other pages' anchors; those in the raw blocks count (plugin)
+    assert "#field-devices" in (built_site / "1.32/changes/index.html").read_text()
+    assert "does not contain an anchor" not in build_log(built_site)
 
 
 def test_plugin_requires_directory_urls(tmp_path: Path) -> None:

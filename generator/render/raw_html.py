@@ -23,6 +23,7 @@ from dataclasses import dataclass
 OPEN = "<!-- k8s-api-docs:html -->"
 OPEN_SEARCH = "<!-- k8s-api-docs:html search -->"
 CLOSE = "<!-- /k8s-api-docs:html -->"
+_ID = re.compile(r'\sid="([^"]+)"')
 _BLOCK = re.compile(r"^<!-- k8s-api-docs:html( search)? -->\n(.*?)\n<!-- /k8s-api-docs:html -->$",
                     re.MULTILINE | re.DOTALL)
 
@@ -62,3 +63,8 @@ def restore(html: str, blocks: list[RawBlock], *, search: bool) -> str:
         if block.search is search:
             html = html.replace(block.placeholder(number), block.html, 1)
     return html
+
+
+def element_ids(blocks: list[RawBlock]) -> set[str]:
+    """Every element id in the blocks (the anchors links may point at)."""
+    return {found for block in blocks for found in _ID.findall(block.html)}
