@@ -24,14 +24,9 @@ from pygments.token import Keyword, Name, Number, Operator, Punctuation, String,
 from pygments.util import ClassNotFound
 
 _FORMATTER = HtmlFormatter(nowrap=True)
-_STRINGS = [
-    (r'"(?:\\.|[^"\\\n])*"', String.Double),
-    (r"'(?:\\.|[^'\\\n])*'", String.Single),
-]
-_NUMBERS = [
-    (r"-?\d+\.\d*(?:[eE][+-]?\d+)?|-?\d+[eE][+-]?\d+", Number.Float),
-    (r"-?\d+", Number.Integer),
-]
+_DOUBLE_QUOTED = r'"(?:\\.|[^"\\\n])*"'
+_SINGLE_QUOTED = r"'(?:\\.|[^'\\\n])*'"
+_QUOTED = f"(?:{_DOUBLE_QUOTED}|{_SINGLE_QUOTED})"
 
 
 class SnippetPythonLexer(RegexLexer):
@@ -46,8 +41,10 @@ class SnippetPythonLexer(RegexLexer):
         (r"(import)([ \t]+)([\w.]+)", bygroups(Keyword.Namespace, Whitespace, Name.Namespace)),
         (r"(?:True|False|None)\b", Keyword.Constant),
         (r"[A-Za-z_]\w*", Name),
-        *_STRINGS,
-        *_NUMBERS,
+        (_DOUBLE_QUOTED, String.Double),
+        (_SINGLE_QUOTED, String.Single),
+        (r"-?\d+\.\d*(?:[eE][+-]?\d+)?|-?\d+[eE][+-]?\d+", Number.Float),
+        (r"-?\d+", Number.Integer),
         (r"[=.]", Operator),
         (r"[()\[\]{}:,]", Punctuation),
         (r".", Text),
@@ -66,8 +63,8 @@ class SnippetJsonnetLexer(RegexLexer):
         (r"(?:true|false|null|self|super)\b", Keyword),
         (r"[A-Za-z_]\w*(?=\()", Name.Function),
         (r"[A-Za-z_]\w*", Name.Variable),
-        (r"(?:'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\")(?=[ \t]*:)", Name.Variable),  # a quoted field name
-        (r"'(?:\\.|[^'\\\n])*'|\"(?:\\.|[^\"\\\n])*\"", String),
+        (_QUOTED + r"(?=[ \t]*:)", Name.Variable),  # a quoted field name
+        (_QUOTED, String),
         (r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?", Number.Float),
         (r"[=+\-*/<>!&|%]", Operator),
         (r"[()\[\]{}:;,.]", Punctuation),
@@ -80,6 +77,8 @@ _SNIPPET_LEXERS: dict[str, type[Lexer]] = {"python": SnippetPythonLexer, "jsonne
 
 @lru_cache(maxsize=16)
 def lexer_for(language: str) -> Lexer | None:
+    """The lexer ``highlight`` uses for ``language`` (a snippet lexer, else Pygments'); ``None``
+    for a language Pygments does not know."""
     if language in _SNIPPET_LEXERS:
         return _SNIPPET_LEXERS[language]()
     try:

@@ -34,8 +34,10 @@ class RawBlock:
     search: bool
     """Part of the page content the search plugin indexes."""
 
-    def placeholder(self, number: int) -> str:
-        return f"<!-- k8s-api-docs:block {number} -->"
+
+def _placeholder(number: int) -> str:
+    """What stands for the page's block ``number`` while Markdown runs (a comment it keeps)."""
+    return f"<!-- k8s-api-docs:block {number} -->"
 
 
 def raw_block(html: str, search: bool = True) -> str:
@@ -52,7 +54,7 @@ def lift(markdown: str) -> tuple[str, list[RawBlock]]:
 
     def take(match: re.Match[str]) -> str:
         blocks.append(RawBlock(match.group(2), bool(match.group(1))))
-        return blocks[-1].placeholder(len(blocks) - 1)
+        return _placeholder(len(blocks) - 1)
 
     return _BLOCK.sub(take, markdown), blocks
 
@@ -61,7 +63,7 @@ def restore(html: str, blocks: list[RawBlock], *, search: bool) -> str:
     """Put back the blocks whose ``search`` flag is ``search`` (each placeholder occurs once)."""
     for number, block in enumerate(blocks):
         if block.search is search:
-            html = html.replace(block.placeholder(number), block.html, 1)
+            html = html.replace(_placeholder(number), block.html, 1)
     return html
 
 

@@ -68,10 +68,9 @@ class ExampleSections:
             t, row = attribute.type, rows_by_field[attribute.field.name]
             # the property row links the same referenced model (its link is already worked out)
             href = url = None
-            target = plan.page_of(t.ref) if t.ref else None
-            if row.type.href and t.ref:
+            if t.ref and row.type.href:
                 href, url = row.type.href, row.type.url
-            elif target:
+            elif t.ref and (target := plan.page_of(t.ref)):
                 href, url = relative(page.path, target), page_url(page.path, target)
             rows.append(PythonRow(attribute.name, TypeLabel(t.prefix, t.name, href, t.suffix, url), row))
         inline = "" if model.shape == "object" else str(names.type_of(TypeRef("ref", ref=model.name)))
