@@ -2,8 +2,8 @@
 
 A release is rebuilt when its key changes. The key covers: the sha256 of its source, the
 generator (version and code), the templates, the MkDocs config it inherits, the hand-written
-pages, the MkDocs and Material versions, the list of releases in the site (pages link across
-releases) and the group filter.
+pages, the MkDocs, Material, Pygments (the snippets' lexers) and Jinja2 versions, the list of
+releases in the site (pages link across releases) and the group filter.
 """
 
 from __future__ import annotations
@@ -50,6 +50,8 @@ class SiteInputs:
             "docs": tree_digest([self.docs_dir]),
             "mkdocs": _dist_version("mkdocs"),
             "material": _dist_version("mkdocs-material"),
+            "pygments": _dist_version("pygments"),
+            "jinja2": _dist_version("jinja2"),
             "releases": [list(r) for r in self.releases],
             "groups": list(self.groups),
         }
