@@ -13,10 +13,19 @@ import pytest
 from conftest import REPO, build_log
 
 from generator.render.highlight import highlight
+from generator.render.pages import tidy
 from generator.render.raw_html import CLOSE, OPEN, OPEN_SEARCH, lift, raw_block, restore
 from generator.views.nav import RANGE_SIZE, SPLIT_AFTER, alphabetical_ranges
 
 PAGE = "1.31/resource/v1alpha3/resourceClaimStatus.md"
+
+
+def test_tidy_collapses_blank_lines_except_inside_pre() -> None:
+    snippet = highlight("a = 1\n\n\n\nb = 2\n", "python")
+    text = f"# T\n\n\n\nintro\n\n\n{snippet}\n\n\n\nend\n\n"
+    assert tidy(text) == f"# T\n\nintro\n\n{snippet}\n\nend\n"
+    assert "\n\n\n\n" in snippet
+    assert tidy("<pre>never closed\n\n\n") == "<pre>never closed\n"
 
 
 def test_lift_and_restore_round_trip() -> None:
