@@ -63,14 +63,23 @@ def _target_file(site: Path, target: str) -> str | None:
     return None
 
 
+_SITES: dict[Path, dict[str, _PageParser]] = {}
+
+
+def parsed_site(site: Path) -> dict[str, _PageParser]:
+    """Ids and links of every HTML file of ``site``, by site-relative path; parsed once per
+    process (tests share the session's built site)."""
+    site = site.resolve()
+    if site not in _SITES:
+        _SITES[site] = {path.relative_to(site).as_posix(): _parse(path)
+                        for path in sorted(site.rglob("*.html"))}
+    return _SITES[site]
+
+
 def broken_links(site: Path, *, check_fragments: bool = True) -> list[BrokenLink]:
     """Every broken internal link of the site (empty when all resolve)."""
     site = site.resolve()
-    pages: dict[str, _PageParser] = {}
-    for path in sorted(site.rglob("*.html")):
-        parser = _PageParser()
-        parser.feed(path.read_text(encoding="utf-8", errors="replace"))
-        pages[path.relative_to(site).as_posix()] = parser
+    pages = parsed_site(site)
     broken = []
     for page, parsed in pages.items():
         if posixpath.basename(page) == "404.html":
@@ -107,9 +116,9 @@ def _parse(page: Path) -> _PageParser:
     return parser
 
 
-def internal_links(page: Path) -> Iterator[str]:
-    """The relative ``<a href>`` URLs of one HTML file."""
-    for tag, url in _parse(page).links:
+def internal_links(page: Path, parsed: _PageParser | None = None) -> Iterator[str]:
+    """The relative ``<a href>`` URLs of one HTML file (``parsed``: it, already parsed)."""
+    for tag, url in (parsed or _parse(page)).links:
         url = url.strip()
         if tag == "a" and url and not _is_external(url) \
                 and not url.startswith(("mailto:", "javascript:", "data:")):
