@@ -26,6 +26,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from generator.errors import GeneratorError
+from generator.headings_page import FastHeadings, HeadingsPage
 from generator.pipeline import GeneratedSite, GenerationMemo, Release, VersionsOptions, generate
 from generator.render import raw_html
 from generator.sources import SourceOptions
@@ -117,6 +118,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._raw_blocks: dict[str, list[raw_html.RawBlock]] = {}
         """Raw HTML blocks lifted out of each page's Markdown (``render.raw_html``), until the
         page is finished."""
+        self._fast_headings = FastHeadings(enabled=False)
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         if command == "serve" and dirty:
@@ -156,6 +158,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             config.nav = [*self.site.nav, *_rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT)]
         else:
             config.nav = [*nav, *self.site.nav]
+        self._fast_headings = FastHeadings.for_config(config)
         return config
 
     @property
@@ -198,12 +201,16 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.remove(docs_home)
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
+        titles = _nav_titles(config.nav or [])
         for rel in self.site.pages:
             if files.get_file_from_path(rel) is not None:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
                                   "overwritten by a generated page")
-            files.append(File(rel, str(self.pages_dir), config.site_dir,
-                              config.use_directory_urls))
+            file = File(rel, str(self.pages_dir), config.site_dir, config.use_directory_urls)
+            files.append(file)
+            # The page object now, not when MkDocs reads the nav (which then uses this one):
+            # model pages are rendered without a Python-Markdown instance (headings_page).
+            HeadingsPage(titles.get(rel), file, config, self._fast_headings)
         return files
 
     def on_page_markdown(self, markdown: str, *, page: Any, config: MkDocsConfig,
@@ -253,6 +260,24 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             if release.source and Path(release.source).exists():
                 server.watch(release.source)
         return server
+
+
+def _nav_titles(nav: Any, titles: dict[str, str | None] | None = None) -> dict[str, str | None]:
+    """Title MkDocs gives each page of a ``nav`` config (``{title: path}``; ``None`` for a bare
+    path); the first mention of a page counts."""
+    titles = {} if titles is None else titles
+    if isinstance(nav, str):
+        titles.setdefault(nav, None)
+    elif isinstance(nav, list):
+        for item in nav:
+            _nav_titles(item, titles)
+    elif isinstance(nav, dict):
+        for key, value in nav.items():
+            if isinstance(value, str):
+                titles.setdefault(value, key)
+            else:
+                _nav_titles(value, titles)
+    return titles
 
 
 def _rename_in_nav(nav: list[Any], old: str, new: str) -> list[Any]:

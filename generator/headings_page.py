@@ -1,0 +1,118 @@
+"""MkDocs pages that need no Python-Markdown: once the plugin has lifted their raw HTML blocks
+out, a model page's Markdown is only ATX headings with plain-text titles (optionally an attribute
+list ``{ #id data-search-exclude }``) and block placeholder comments.
+
+MkDocs makes a new ``markdown.Markdown`` instance, with every configured extension, for each page;
+for ~700 pages of headings that is ~20% of a release build. ``HeadingsPage.render`` writes the
+same HTML, table of contents, title and anchors as Python-Markdown with ``toc`` (``permalink:
+true``) and ``attr_list`` would, and falls back to MkDocs' own rendering for anything else.
+
+Whether that equivalence holds depends on the site's Markdown configuration (``toc`` options,
+extensions that rewrite headings), so ``FastHeadings.for_config`` first renders a sample page of
+every supported form both ways; if the two differ, no page takes the fast path.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import markdown
+from markdown.extensions.toc import nest_toc_tokens, slugify, unique
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.structure.files import File, Files
+from mkdocs.structure.pages import Page
+from mkdocs.structure.toc import get_toc
+
+_HEADING = re.compile(r"(#{1,6}) ([A-Za-z0-9][A-Za-z0-9 .,()/:-]*?)"
+                      r"(?: \{ #([A-Za-z][A-Za-z0-9-]*)( data-search-exclude)? \})?")
+_PLACEHOLDER = re.compile(r"<!-- k8s-api-docs:block \d+ -->")
+_SAMPLE = ("# Sample Title\n\n<!-- k8s-api-docs:block 0 -->\n\n<!-- k8s-api-docs:block 1 -->\n\n"
+           "## Properties\n\n<!-- k8s-api-docs:block 2 -->\n\n"
+           "## Example { #example data-search-exclude }\n\n<!-- k8s-api-docs:block 3 -->\n\n"
+           "### Sub (v1, beta) { #sub-section }\n\n## Properties\n\n"
+           "### Properties 1\n\n<!-- k8s-api-docs:block 4 -->\n")
+
+
+@dataclass(frozen=True)
+class RenderedHeadings:
+    """What ``Page.render`` sets: HTML, TOC tokens, title (the first line's h1), anchor ids."""
+
+    html: str
+    toc_tokens: list[dict[str, Any]]
+    title: str | None
+    ids: set[str]
+
+
+def render_headings(text: str) -> RenderedHeadings | None:
+    """``text`` as Python-Markdown (``toc`` with permalinks, ``attr_list``) renders it, or
+    ``None`` when it holds anything but plain headings, placeholders and blank lines."""
+    items: list[tuple[int, str, str | None, bool] | str] = []
+    for line in text.split("\n"):
+        if not line:
+            continue
+        if line.startswith("<!--"):
+            if not _PLACEHOLDER.fullmatch(line):
+                return None
+            items.append(line)
+            continue
+        match = _HEADING.fullmatch(line)
+        if match is None:
+            return None
+        hashes, title, given_id, exclude = match.groups()
+        items.append((len(hashes), title.strip(), given_id, bool(exclude)))
+    used = {item[2] for item in items if not isinstance(item, str) and item[2]}
+    parts, tokens, title = [], [], None
+    for index, item in enumerate(items):
+        if isinstance(item, str):
+            parts.append(f"{item}\n\n")
+            continue
+        level, name, given_id, exclude = item
+        anchor = given_id or unique(slugify(name, "-"), used)
+        if index == 0 and level == 1:
+            title = name
+        attrs = f' data-search-exclude id="{anchor}"' if exclude else f' id="{anchor}"'
+        parts.append(f'<h{level}{attrs}>{name}<a class="headerlink" href="#{anchor}" '
+                     f'title="Permanent link">&para;</a></h{level}>\n')
+        tokens.append({"level": level, "id": anchor, "name": name, "html": name,
+                       "data-toc-label": "", "children": []})
+    ids = {t["id"] for t in tokens}
+    return RenderedHeadings("".join(parts).rstrip("\n"), nest_toc_tokens(tokens), title, ids)
+
+
+class FastHeadings:
+    """Whether this site's Markdown configuration renders headings as ``render_headings`` does."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+
+    @classmethod
+    def for_config(cls, config: MkDocsConfig) -> FastHeadings:
+        md = markdown.Markdown(extensions=config["markdown_extensions"],
+                               extension_configs=config["mdx_configs"] or {})
+        expected = md.convert(_SAMPLE)
+        ours = render_headings(_SAMPLE)
+        same = ours is not None and ours.html == expected and \
+            ours.toc_tokens == getattr(md, "toc_tokens", None)
+        return cls(same)
+
+
+class HeadingsPage(Page):
+    """A generated page rendered by ``render_headings`` when its Markdown allows (else as any
+    MkDocs page)."""
+
+    def __init__(self, title: str | None, file: File, config: MkDocsConfig, fast: FastHeadings) -> None:
+        super().__init__(title, file, config)
+        self._fast = fast
+
+    def render(self, config: MkDocsConfig, files: Files) -> None:
+        rendered = render_headings(self.markdown or "") if self._fast.enabled else None
+        if rendered is None:
+            super().render(config, files)
+            return
+        self.content = rendered.html
+        self.toc = get_toc(rendered.toc_tokens)
+        self._title_from_render = rendered.title
+        self.present_anchor_ids = set(rendered.ids)
+        self.links_to_anchors = {}
