@@ -13,6 +13,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -76,6 +77,14 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert result.returncode == 0, result.stdout + result.stderr
     (out.parent / f"{out.name}.log").write_text(result.stdout + result.stderr, encoding="utf-8")
     return out
+
+
+@pytest.fixture(scope="session")
+def built_site_pages(built_site: Path) -> dict[str, Any]:
+    """Ids and links of every HTML file of ``built_site``, parsed once for the tests that walk it."""
+    from linkcheck import parse_site
+
+    return parse_site(built_site)
 
 
 def build_log(site: Path) -> str:

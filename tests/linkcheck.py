@@ -63,23 +63,18 @@ def _target_file(site: Path, target: str) -> str | None:
     return None
 
 
-_SITES: dict[Path, dict[str, _PageParser]] = {}
-
-
-def parsed_site(site: Path) -> dict[str, _PageParser]:
-    """Ids and links of every HTML file of ``site``, by site-relative path; parsed once per
-    process (tests share the session's built site)."""
+def parse_site(site: Path) -> dict[str, _PageParser]:
+    """Ids and links of every HTML file of ``site``, by site-relative path."""
     site = site.resolve()
-    if site not in _SITES:
-        _SITES[site] = {path.relative_to(site).as_posix(): _parse(path)
-                        for path in sorted(site.rglob("*.html"))}
-    return _SITES[site]
+    return {path.relative_to(site).as_posix(): _parse(path) for path in sorted(site.rglob("*.html"))}
 
 
-def broken_links(site: Path, *, check_fragments: bool = True) -> list[BrokenLink]:
-    """Every broken internal link of the site (empty when all resolve)."""
+def broken_links(site: Path, *, check_fragments: bool = True,
+                 pages: dict[str, _PageParser] | None = None) -> list[BrokenLink]:
+    """Every broken internal link of the site (empty when all resolve); ``pages``: the site
+    already parsed (``parse_site``), when it has not changed since."""
     site = site.resolve()
-    pages = parsed_site(site)
+    pages = parse_site(site) if pages is None else pages
     broken = []
     for page, parsed in pages.items():
         if posixpath.basename(page) == "404.html":
@@ -135,12 +130,6 @@ def _target(page: Path, href: str, root: Path) -> Path | None:
     if target.is_dir() or path.endswith("/"):
         target = target / "index.html"
     return target
-
-
-def ids_of(html_file: Path, cache: dict[Path, set[str]]) -> set[str]:
-    if html_file not in cache:
-        cache[html_file] = _parse(html_file).ids
-    return cache[html_file]
 
 
 def main(argv: list[str]) -> int:

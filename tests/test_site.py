@@ -9,11 +9,11 @@ from linkcheck import broken_links
 
 
 @pytest.mark.slow
-def test_strict_build_has_no_broken_internal_links(built_site):
+def test_strict_build_has_no_broken_internal_links(built_site, built_site_pages):
     assert (built_site / "1.31/resource/v1alpha3/resourceClaimStatus/index.html").is_file()
     assert (built_site / "1.32/resource/v1beta1/resourceClaimStatus/index.html").is_file()
     assert not (built_site / "1.31/resource/v1beta1").exists()
-    broken = broken_links(built_site)
+    broken = broken_links(built_site, pages=built_site_pages)
     assert broken == [], broken[:20]
 
 
