@@ -8,7 +8,7 @@ same HTML, table of contents, title and anchors as Python-Markdown with ``toc`` 
 true``) and ``attr_list`` would, and falls back to MkDocs' own rendering for anything else.
 
 Whether that equivalence holds depends on the site's Markdown configuration (``toc`` options,
-extensions that rewrite headings), so ``FastHeadings.for_config`` first renders a sample page of
+extensions that rewrite headings), so ``renders_headings_alike`` first renders a sample page of
 every supported form both ways; if the two differ, no page takes the fast path.
 """
 
@@ -81,38 +81,32 @@ def render_headings(text: str) -> RenderedHeadings | None:
     return RenderedHeadings("".join(parts).rstrip("\n"), nest_toc_tokens(tokens), title, ids)
 
 
-class FastHeadings:
+def renders_headings_alike(config: MkDocsConfig) -> bool:
     """Whether this site's Markdown configuration renders headings as ``render_headings`` does."""
-
-    def __init__(self, enabled: bool) -> None:
-        self.enabled = enabled
-
-    @classmethod
-    def for_config(cls, config: MkDocsConfig) -> FastHeadings:
-        md = markdown.Markdown(extensions=config["markdown_extensions"],
-                               extension_configs=config["mdx_configs"] or {})
-        expected = md.convert(_SAMPLE)
-        ours = render_headings(_SAMPLE)
-        same = ours is not None and ours.html == expected and \
-            ours.toc_tokens == getattr(md, "toc_tokens", None)
-        return cls(same)
+    md = markdown.Markdown(extensions=config["markdown_extensions"],
+                           extension_configs=config["mdx_configs"] or {})
+    expected = md.convert(_SAMPLE)
+    ours = render_headings(_SAMPLE)
+    return ours is not None and ours.html == expected and \
+        ours.toc_tokens == getattr(md, "toc_tokens", None)
 
 
 class HeadingsPage(Page):
     """A generated page rendered by ``render_headings`` when its Markdown allows (else as any
     MkDocs page)."""
 
-    def __init__(self, title: str | None, file: File, config: MkDocsConfig, fast: FastHeadings) -> None:
+    def __init__(self, title: str | None, file: File, config: MkDocsConfig, fast: bool) -> None:
+        """``fast``: ``renders_headings_alike(config)``."""
         super().__init__(title, file, config)
         self._fast = fast
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
-        rendered = render_headings(self.markdown or "") if self._fast.enabled else None
+        rendered = render_headings(self.markdown or "") if self._fast else None
         if rendered is None:
             super().render(config, files)
             return
         self.content = rendered.html
         self.toc = get_toc(rendered.toc_tokens)
         self._title_from_render = rendered.title
-        self.present_anchor_ids = set(rendered.ids)
+        self.present_anchor_ids = rendered.ids
         self.links_to_anchors = {}

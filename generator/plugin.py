@@ -26,7 +26,7 @@ from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from generator.errors import GeneratorError
-from generator.headings_page import FastHeadings, HeadingsPage
+from generator.headings_page import HeadingsPage, renders_headings_alike
 from generator.pipeline import GeneratedSite, GenerationMemo, Release, VersionsOptions, generate
 from generator.render import raw_html
 from generator.sources import SourceOptions
@@ -118,7 +118,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._raw_blocks: dict[str, list[raw_html.RawBlock]] = {}
         """Raw HTML blocks lifted out of each page's Markdown (``render.raw_html``), until the
         page is finished."""
-        self._fast_headings = FastHeadings(enabled=False)
+        self._fast_headings = False
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         if command == "serve" and dirty:
@@ -158,7 +158,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             config.nav = [*self.site.nav, *_rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT)]
         else:
             config.nav = [*nav, *self.site.nav]
-        self._fast_headings = FastHeadings.for_config(config)
+        self._fast_headings = renders_headings_alike(config)
         return config
 
     @property

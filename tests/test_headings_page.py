@@ -12,7 +12,7 @@ import pytest
 from conftest import REPO
 from mkdocs.config import load_config
 
-from generator.headings_page import FastHeadings, render_headings
+from generator.headings_page import render_headings, renders_headings_alike
 from generator.render import raw_html
 
 
@@ -61,9 +61,9 @@ def test_anything_else_is_left_to_python_markdown(text: str) -> None:
 
 def test_fast_path_off_when_the_site_renders_headings_differently(site_config: Any,
                                                                   tmp_path: Path) -> None:
-    assert FastHeadings.for_config(site_config).enabled
+    assert renders_headings_alike(site_config)
     other = tmp_path / "mkdocs.yml"
     other.write_text((REPO / "mkdocs.yml").read_text().replace("permalink: true", 'permalink: "#"')
                      .replace("docs_dir: site_src", f"docs_dir: {REPO / 'site_src'}"))
     config = load_config(str(other))
-    assert not FastHeadings.for_config(config).enabled
+    assert not renders_headings_alike(config)
