@@ -60,8 +60,6 @@ def _entities(text: str) -> str:
     return text.translate(_TABLE)
 
 
-
-
 def _guard_line_start(line: str) -> str:
     """Stop a line from starting a heading, list, quote, rule or code block."""
     stripped = line.lstrip()
@@ -146,7 +144,6 @@ def anchor_id(text: str) -> str:
     """An HTML id made only of ``[a-z0-9-]``."""
     slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
     return slug[:80] or "x"
-
 
 
 _BACKTICK_RUN = re.compile(r"`+")
