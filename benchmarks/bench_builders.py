@@ -14,11 +14,12 @@ from __future__ import annotations
 import argparse
 import time
 
-from generator.pipeline import Release, load_api
+from generator.build.pipeline import load_api
+from generator.config import Release
+from generator.libsonnet.builders import BuilderPlanner
 from generator.render.env import make_env
 from generator.render.pages import render_version
 from generator.views.builder_section import builders_hook
-from generator.views.builders import BuilderPlanner
 from generator.views.site import plan_site
 
 

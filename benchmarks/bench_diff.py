@@ -15,9 +15,10 @@ import subprocess
 import sys
 import time
 
-from generator.pipeline import Release, VersionsOptions, generate, load_api
+from generator.analysis.diff import diff_apis
+from generator.build.pipeline import generate, load_api
+from generator.config import Release, VersionsOptions
 from generator.sources.jsonschema_pkg import field_names
-from generator.views.diff import diff_apis
 
 
 def timed(fn, runs: int) -> float:  # type: ignore[no-untyped-def]

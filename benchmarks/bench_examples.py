@@ -23,10 +23,11 @@ REPO = Path(__file__).resolve().parent.parent
 
 CHILD = """
 import json, sys, time
-from generator.pipeline import Release, default_hooks, load_api
+from generator.config import Release
+from generator.build.pipeline import default_hooks, load_api
 from generator.render.env import make_env
 from generator.render.pages import render_version
-from generator.views.examples import ExampleBuilder
+from generator.examples.snippets import ExampleBuilder
 from generator.views.site import plan_site
 
 api, _ = load_api(Release(sys.argv[1]))

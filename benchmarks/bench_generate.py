@@ -24,7 +24,8 @@ REPO = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, resource, sys, time
 t0 = time.perf_counter()
-from generator.pipeline import Release, generate
+from generator.config import Release
+from generator.build.pipeline import generate
 t1 = time.perf_counter()
 site = generate([Release(sys.argv[1])])
 t2 = time.perf_counter()

@@ -16,9 +16,10 @@ from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 
-from generator.pipeline import Release, load_api
+from generator.build.pipeline import load_api
+from generator.config import Release
+from generator.examples.snippets import ExampleBuilder
 from generator.render.highlight import lexer_for
-from generator.views.examples import ExampleBuilder
 
 LANGUAGES = ("yaml", "python", "jsonnet")
 

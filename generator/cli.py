@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
+from generator.analysis.diff import SEVERITIES
 from generator.errors import GeneratorError, UsageError, one_line
 from generator.sources import DEFAULT_CACHE, KV_PREFIX, SourceOptions, default_source
-from generator.views.diff import SEVERITIES
 
 if TYPE_CHECKING:
-    from generator.pipeline import VersionsOptions
+    from generator.config import VersionsOptions
 
 # The pipeline (and Jinja) are imported by the commands that render: ``diff`` stays fast.
 FORMATS = ("text", "markdown", "json", "github")
@@ -161,7 +161,7 @@ def add_site_options(p: argparse.ArgumentParser) -> None:
 
 
 def _versions_options(args: argparse.Namespace) -> VersionsOptions:
-    from generator.pipeline import VersionsOptions
+    from generator.config import VersionsOptions
 
     pairs = []
     for pair in args.change_pairs:
@@ -180,8 +180,9 @@ def _options(args: argparse.Namespace) -> SourceOptions:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from generator.pipeline import generate, pair_releases
-    from generator.writer import replace_tree
+    from generator.build.pipeline import generate
+    from generator.config import pair_releases
+    from generator.output.writer import replace_tree
 
     releases = pair_releases(args.versions, args.sources)
     site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
@@ -195,7 +196,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from generator.pipeline import load_api, pair_releases
+    from generator.build.pipeline import load_api
+    from generator.config import pair_releases
 
     releases = pair_releases(args.versions, args.sources)
     if len(releases) != 1:
@@ -219,10 +221,10 @@ def diff_release(spec: str) -> tuple[str, str]:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    from generator.analysis.diff import diff_apis
     from generator.model.normalize import build_api
-    from generator.render.diff_report import format_github, format_json, format_text
+    from generator.render.reports import format_github, format_json, format_text
     from generator.sources import load_source
-    from generator.views.diff import diff_apis
 
     sides = [diff_release(args.old), diff_release(args.new)]
     if sides[0][0] == sides[1][0]:  # two files of one name: label them by their full spec
@@ -237,8 +239,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
     if args.format == "json":
         out = format_json(diff)
     elif args.format == "markdown":
-        from generator.render.diff_report import format_markdown
         from generator.render.env import make_env
+        from generator.render.reports import format_markdown
 
         out = format_markdown(diff, make_env())
     elif args.format == "github":
@@ -252,9 +254,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     import tempfile
 
-    from generator.check import compare_trees, unified
-    from generator.pipeline import generate, pair_releases
-    from generator.writer import read_tree, replace_tree
+    from generator.build.pipeline import generate
+    from generator.config import pair_releases
+    from generator.output.check import compare_trees, unified
+    from generator.output.writer import read_tree, replace_tree
 
     committed = read_tree(args.dir)
     releases = pair_releases(args.versions, args.sources)
@@ -279,7 +282,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_build_site(args: argparse.Namespace) -> int:
-    from generator.pipeline import pair_releases
+    from generator.config import pair_releases
     from generator.sitebuild.build import BuildSiteOptions, build_site
     from generator.sitebuild.presets import preset_versions
 

@@ -23,6 +23,10 @@ def one_line(text: str, limit: int = 300) -> str:
 
 
 class Level(Enum):
+    """How much a diagnostic matters: ``INFO`` is news (an input skipped on purpose), ``WARNING``
+    means generated with gaps, ``ERROR`` means nothing generated."""
+
+    INFO = "info"
     WARNING = "warning"
     ERROR = "error"
 
@@ -50,6 +54,16 @@ class Diagnostic:
 
     def __str__(self) -> str:
         return f"{self.level.value}: {self.location}: {one_line(self.message)}"
+
+
+class Diagnostics(list[Diagnostic]):
+    """The diagnostics collected on the way: one bad definition does not stop the other pages."""
+
+    def add(self, level: Level, message: str, location: Location) -> None:
+        self.append(Diagnostic(level, message, location))
+
+    def at(self, level: Level) -> list[Diagnostic]:
+        return [d for d in self if d.level is level]
 
 
 class GeneratorError(Exception):

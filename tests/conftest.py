@@ -17,9 +17,11 @@ from typing import Any
 
 import pytest
 
+from generator.build.pipeline import generate
+from generator.build.state import GeneratedSite
+from generator.config import Release
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
-from generator.pipeline import GeneratedSite, Release, generate
 from generator.sources import load_source
 
 REPO = Path(__file__).resolve().parent.parent

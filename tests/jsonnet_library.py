@@ -11,9 +11,9 @@ from typing import Any
 
 import _jsonnet
 
+from generator.examples.jsonnet import library_import
+from generator.libsonnet.builders import BuilderFunction, BuilderObject, builder_index
 from generator.model.types import ApiSpec
-from generator.views.builders import BuilderFunction, BuilderObject, builder_index
-from generator.views.jsonnet_example import library_import
 
 
 def _q(text: str) -> str:

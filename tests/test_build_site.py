@@ -17,8 +17,8 @@ from conftest import REPO
 from linkcheck import broken_links
 
 from generator.cli import main
+from generator.config import Release
 from generator.errors import GeneratorError
-from generator.pipeline import Release
 from generator.sitebuild.build import BuildSiteOptions, BuildSummary, build_site
 from generator.sources.jsonschema_pkg import package_bytes
 from generator.views.site import SitePlan, published_url, release_url

@@ -8,12 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from generator.model.normalize import build_api
-from generator.model.types import ApiSpec
-from generator.pipeline import Release, generate
-from generator.sources import load_source
-from generator.views.builder_section import builder_section
-from generator.views.builders import (
+from generator.build.pipeline import generate
+from generator.config import Release
+from generator.libsonnet.builders import (
     MIXIN,
     NEW,
     WITH,
@@ -27,6 +24,10 @@ from generator.views.builders import (
     function_name,
     slug,
 )
+from generator.model.normalize import build_api
+from generator.model.types import ApiSpec
+from generator.sources import load_source
+from generator.views.builder_section import builder_section
 from generator.views.pages import model_page
 from generator.views.site import plan_site
 

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
+from generator.analysis.diff import ApiDiff, Change, diff_apis, narrows, word_changes
+from generator.build.pipeline import load_api
 from generator.cli import main
+from generator.config import Release
 from generator.model.types import ApiSpec, TypeRef
-from generator.pipeline import Release, load_api
-from generator.views.diff import ApiDiff, Change, diff_apis, narrows, word_changes
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "versions"
 OLD_GADGETS = str(FIXTURES / "gadget-old.json")

@@ -25,15 +25,16 @@ from pygments.lexers import get_lexer_by_name
 from pygments.token import Error, Keyword, Number, String
 from referencing import Registry, Resource
 
-from generator.markup import fence
+from generator.build.pipeline import generate
+from generator.config import Release
+from generator.examples import yaml_text
+from generator.examples.jsonnet import member, string
+from generator.examples.samples import Sample, SampleBuilder, dns_label
+from generator.examples.snippets import Example, ExampleBuilder
+from generator.libsonnet.builders import builder_index
 from generator.model.types import ApiSpec
-from generator.pipeline import Release, generate
 from generator.render.highlight import format_tokens, highlight, lexer_for
-from generator.views import yaml_text
-from generator.views.builders import builder_index
-from generator.views.examples import Example, ExampleBuilder
-from generator.views.jsonnet_example import member, string
-from generator.views.samples import Sample, SampleBuilder, dns_label
+from generator.render.markup import fence
 
 CLAIM_STATUS = {"1.31": "io.k8s.api.resource.v1alpha3.ResourceClaimStatus",
                 "1.32": "io.k8s.api.resource.v1beta1.ResourceClaimStatus"}

@@ -13,16 +13,16 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from generator.build.pipeline import default_hooks
 from generator.errors import GeneratorError
 from generator.model.normalize import build_api
-from generator.pipeline import default_hooks
+from generator.output.writer import check_relative
 from generator.render.env import make_env
 from generator.render.pages import render_version
 from generator.sources import load_document
 from generator.sources.reader import parse_document
 from generator.views.nav import release_nav
 from generator.views.site import plan_site
-from generator.writer import check_relative
 
 
 def fuzz(examples: int) -> settings:

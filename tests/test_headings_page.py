@@ -1,4 +1,4 @@
-"""Model pages skip Python-Markdown (``generator.headings_page``): the fast rendering must be
+"""Model pages skip Python-Markdown (``generator.mkdocs.headings_page``): the fast rendering must be
 exactly what Python-Markdown writes with the site's configuration, and must step aside when it
 cannot be."""
 
@@ -12,7 +12,7 @@ import pytest
 from conftest import REPO
 from mkdocs.config import load_config
 
-from generator.headings_page import render_headings, renders_headings_alike
+from generator.mkdocs.headings_page import render_headings, renders_headings_alike
 from generator.render import raw_html
 
 

@@ -14,13 +14,14 @@ import pytest
 import yaml
 from conftest import HOSTILE
 
+from generator.build.pipeline import generate
 from generator.cli import main
+from generator.config import Release
 from generator.model.normalize import build_api
-from generator.pipeline import Release, generate
+from generator.output.writer import MANAGED_MARKER, check_relative
 from generator.sources import load_source
 from generator.views.properties import property_rows
 from generator.views.site import plan_site
-from generator.writer import MANAGED_MARKER, check_relative
 
 P = "com.example.hostile.v1."
 SAFE_SEGMENT = re.compile(r"^[A-Za-z0-9_-][A-Za-z0-9._-]{0,92}$")  # ≤ 80 + digest + .md

@@ -11,11 +11,13 @@ from typing import Any
 
 import pytest
 
-from generator import incremental
-from generator.pipeline import GeneratedSite, GenerationMemo, Release, generate
+from generator.build import cache
+from generator.build.pipeline import generate
+from generator.build.state import GeneratedSite, GenerationMemo
+from generator.config import Release
+from generator.output.writer import sync_tree
 from generator.render.env import shipped_templates
 from generator.sources.jsonschema_pkg import package_bytes
-from generator.writer import sync_tree
 
 Defs = dict[str, Any]
 NODE = "io.k8s.api.node.v1."
@@ -159,15 +161,15 @@ def test_template_edit_rebuilds_the_environment(tmp_path: Path) -> None:
     overrides = tmp_path / "templates"
     (overrides / "pages").mkdir(parents=True)
     template = overrides / "pages" / "model.md.j2"
-    shipped = (shipped_templates() / "pages" / "model.md.j2").read_text(encoding="utf-8")
+    shipped = (shipped_templates() / "pages" / "_base" / "model.md.j2").read_text(encoding="utf-8")
     template.write_text(shipped + "\nfirst edit\n", encoding="utf-8")
-    env, digest = incremental.template_env(overrides)
-    assert incremental.template_env(overrides) == (env, digest)  # kept while unchanged
+    env, digest = cache.template_env(overrides)
+    assert cache.template_env(overrides) == (env, digest)  # kept while unchanged
     memo: GenerationMemo = {}
     site = generate([Release("1.32")], groups=["node"], templates=overrides, memo=memo)
     assert "first edit" in site.pages["1.32/node/v1/overhead.md"]
     template.write_text(shipped + "\nsecond edit\n", encoding="utf-8")
-    rebuilt, new_digest = incremental.template_env(overrides)
+    rebuilt, new_digest = cache.template_env(overrides)
     assert rebuilt is not env and new_digest != digest
     site = generate([Release("1.32")], groups=["node"], templates=overrides, memo=memo)
     assert "second edit" in site.pages["1.32/node/v1/overhead.md"]

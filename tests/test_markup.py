@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import markdown
 
-from generator import markup
-from generator.model.gvk import api_version_sort_key, package_group_version
-from generator.views.gates import feature_gates
+from generator.analysis.gates import feature_gates
+from generator.model.gvk import package_group_version
+from generator.model.ordering import api_version_sort_key
+from generator.render import markup
 from generator.views.site import relative, safe_segment
 
 MD = ["tables", "attr_list", "md_in_html"]

@@ -12,8 +12,9 @@ from pathlib import Path
 
 from conftest import FIXTURES, REPO
 
+from generator.build.pipeline import generate
 from generator.cli import main
-from generator.pipeline import Release, generate
+from generator.config import Release
 
 HOSTILE = FIXTURES / "hostile" / "hostile.json"
 DANGLING = FIXTURES / "bad" / "dangling-ref.json"
@@ -21,14 +22,15 @@ DANGLING = FIXTURES / "bad" / "dangling-ref.json"
 # Runs the CLI with every page write slowed down, so the test can kill it mid-write.
 SLOW_WRITER = """
 import sys, time
-import generator.writer as writer
+import generator.output.writer as writer
 real_write = writer.write_page
 def slow_write(root, rel, text):
     real_write(root, rel, text)
     time.sleep(0.2)
 writer.write_page = slow_write
 from generator.cli import main
-from generator.pipeline import Release, generate
+from generator.config import Release
+from generator.build.pipeline import generate
 sys.exit(main(sys.argv[1:]))
 """
 

@@ -20,7 +20,7 @@ def test_wheel_contains_templates(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     assert "generator/_templates/pages/model.md.j2" in names
     assert "generator/_templates/partials/property_table.md.j2" in names
-    assert "generator/plugin.py" in names
+    assert "generator/mkdocs/plugin.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
-    assert "k8s-api-docs = generator.plugin:K8sApiDocsPlugin" in text
+    assert "k8s-api-docs = generator.mkdocs.plugin:K8sApiDocsPlugin" in text

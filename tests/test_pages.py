@@ -8,7 +8,8 @@ import pytest
 from conftest import SPECS, need_shared
 from pagetext import notes, table_rows
 
-from generator.pipeline import Release, generate
+from generator.build.pipeline import generate
+from generator.config import Release
 
 RCS_131 = "1.31/resource/v1alpha3/resourceClaimStatus.md"
 RCS_132 = "1.32/resource/v1beta1/resourceClaimStatus.md"
@@ -100,7 +101,7 @@ def test_index_pages_exist_for_each_group_and_version(default_pages):
 
 
 def test_same_input_gives_identical_output(default_pages, tmp_path):
-    from generator.writer import replace_tree
+    from generator.output.writer import replace_tree
 
     again = generate([Release("1.31"), Release("1.32")])
     assert again.pages == default_pages.pages

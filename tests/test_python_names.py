@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 from clients import probe
 
+from generator.examples.python_names import PythonNames, attribute_name, class_names
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
 from generator.sources import load_source
-from generator.views.python_names import PythonNames, attribute_name, class_names
 
 KNOWN_DRIFT = {
     ("1.31", "V1alpha3ResourceSliceList"): ({"list_meta": "V1ListMeta"}, {"metadata": "V1ListMeta"}),

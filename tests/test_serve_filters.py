@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 from mkdocs.exceptions import PluginError
 
-from generator.pipeline import GenerationMemo, Release, generate
-from generator.plugin import K8sApiDocsPlugin
+from generator.build.pipeline import generate
+from generator.build.state import GenerationMemo
+from generator.config import Release
+from generator.mkdocs.plugin import K8sApiDocsPlugin
 from generator.render.env import shipped_templates
 
 
@@ -47,7 +49,7 @@ def test_memo_skips_rendering_when_no_input_changed(tmp_path: Path) -> None:
     assert again.rendered == [] and again.pages == first.pages
     templates = tmp_path / "templates" / "pages"
     templates.mkdir(parents=True)
-    model = (shipped_templates() / "pages" / "model.md.j2").read_text(encoding="utf-8")
+    model = (shipped_templates() / "pages" / "_base" / "model.md.j2").read_text(encoding="utf-8")
     (templates / "model.md.j2").write_text(model + "\nedited template\n", encoding="utf-8")
     edited = generate(releases, groups=["node"], memo=memo, templates=tmp_path / "templates")
     assert edited.rendered == sorted(edited.pages)

@@ -9,8 +9,9 @@ import pytest
 import yaml
 from conftest import FIXTURES, SPECS, need_shared
 
+from generator.build.pipeline import generate
+from generator.config import Release
 from generator.model.normalize import build_api
-from generator.pipeline import Release, generate
 from generator.sources import load_source
 from generator.sources.jsonschema_pkg import available_versions
 

@@ -12,9 +12,11 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from pagetext import other_versions_line
 
+from generator.analysis.timeline import ModelKey, ranges
+from generator.build.pipeline import generate, release_timeline
+from generator.build.state import GeneratedSite
+from generator.config import Release, VersionsOptions
 from generator.model.types import ApiSpec
-from generator.pipeline import GeneratedSite, Release, VersionsOptions, generate, release_timeline
-from generator.views.lifetimes import ModelKey, ranges
 from generator.views.site import published_url, release_url
 
 CLAIM_STATUS = ModelKey("resource", "ResourceClaimStatus")
@@ -165,7 +167,7 @@ def test_removed_in_only_on_last_page_that_has_the_field() -> None:
 def test_plugin_config_change_pairs_and_history(tmp_path: Path) -> None:
     from mkdocs.config.defaults import MkDocsConfig
 
-    from generator.plugin import K8sApiDocsPlugin
+    from generator.mkdocs.plugin import K8sApiDocsPlugin
 
     plugin = K8sApiDocsPlugin()
     errors, _ = plugin.load_config({

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from generator.model.types import COMMON_GROUP, GroupVersionKind
-
-VERSION_RE = re.compile(r"^v(\d+)(?:(alpha|beta)(\d+))?$")
+from generator.model.ordering import VERSION_RE
+from generator.model.types import COMMON_GROUP, GroupVersionKind, Model
 
 
 def package_group_version(name: str) -> tuple[str, str]:
@@ -22,16 +20,6 @@ def package_group_version(name: str) -> tuple[str, str]:
 def kind_of(name: str) -> str:
     """Last segment of a definition name."""
     return name.rsplit(".", 1)[-1]
-
-
-def api_version_sort_key(version: str) -> tuple[int, int, int, str]:
-    """Kubernetes order: GA before beta before alpha, newer first (v2, v1, v1beta2, v1alpha1)."""
-    match = VERSION_RE.match(version)
-    if not match:
-        return (3, 0, 0, version)
-    major, stage, minor = int(match[1]), match[2], int(match[3] or 0)
-    rank = {None: 0, "beta": 1, "alpha": 2}[stage]
-    return (rank, -major, -minor, version)
 
 
 def stability(version: str) -> str:
@@ -50,3 +38,13 @@ def gvks_of(schema: dict[str, Any]) -> tuple[GroupVersionKind, ...]:
         if isinstance(group, str) and isinstance(version, str) and isinstance(kind, str):
             out.add(GroupVersionKind(group, version, kind))
     return tuple(sorted(out, key=lambda g: (g.group, g.version, g.kind)))
+
+
+def primary_gvk(model: Model) -> GroupVersionKind | None:
+    """The GVK matching the model's package path, else the first one."""
+    for gvk in model.gvks:
+        if gvk.version == model.api_version and gvk.kind == model.kind and (
+            gvk.group.split(".")[0] == model.group or (not gvk.group and model.group == "core")
+        ):
+            return gvk
+    return model.gvks[0] if model.gvks else None

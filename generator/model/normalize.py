@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.errors import Diagnostic, Level, Location, SpecError, pointer
+from generator.errors import Diagnostic, Diagnostics, Level, Location, SpecError, pointer
 from generator.model.gvk import gvks_of, kind_of, package_group_version
 from generator.model.types import QUANTITY, ApiSpec, Field, Model, TypeRef
 from generator.sources.base import RawDocument
@@ -16,7 +16,7 @@ class _Normalizer:
     def __init__(self, doc: RawDocument, lenient: bool) -> None:
         self.doc = doc
         self.lenient = lenient
-        self.diagnostics: list[Diagnostic] = []
+        self.diagnostics = Diagnostics()
         self._targets: dict[str, str] = {}
 
     def location(self, name: str, at: str = "") -> Location:

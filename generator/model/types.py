@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from generator.model.ordering import api_version_sort_key
+
 EXPORT_SCHEMA_VERSION = 1
 COMMON_GROUP = "common"
 """Section for definitions with no API version in their package path (Quantity, IntOrString…)."""
@@ -178,8 +180,6 @@ class ApiSpec:
     @cached_property
     def tree(self) -> dict[str, dict[str, list[Model]]]:
         """group → API version → models (sorted by kind), groups and versions in display order."""
-        from generator.model.gvk import api_version_sort_key
-
         tree: dict[str, dict[str, list[Model]]] = {}
         for model in self.models.values():
             tree.setdefault(model.group, {}).setdefault(model.api_version, []).append(model)

@@ -1,1 +1,4 @@
-"""Rendering: views → Markdown text. No disk I/O here."""
+"""Rendering: view-models → page text (``{path: text}``), no disk I/O. The Jinja environment and
+filters (``env``), escaping of untrusted text (``markup``), syntax highlighting (``highlight``), the
+raw-HTML block protocol (``raw_html``), pages (``pages``) and the diff reports (``reports``:
+text, JSON with its schema, GitHub annotations)."""

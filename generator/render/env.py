@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import html
 import json
+import posixpath
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import jinja2
+from jinja2 import meta as jinja2_meta
 
-from generator import markup
 from generator.errors import Location, UsageError
 from generator.model.gvk import stability
 from generator.model.types import TypeRef
+from generator.render import markup
 from generator.render.highlight import highlight
 from generator.render.raw_html import raw_block
 from generator.views.builder_section import IndexLine
 from generator.views.properties import PropertyRow, TypeLabel, primitive_label
+from generator.views.site import anchor_id
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "_templates"
 SOURCE_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
@@ -94,7 +97,7 @@ def release_ranges(runs: Any) -> str:
 
 
 def severity_badge(severity: str) -> str:
-    return f'<span class="k8s-badge k8s-{markup.anchor_id(severity)}">{markup.inline(severity)}</span>'
+    return f'<span class="k8s-badge k8s-{anchor_id(severity)}">{markup.inline(severity)}</span>'
 
 
 def word_diff(change: Any) -> str:
@@ -178,7 +181,29 @@ def make_env(override_dir: Path | None = None) -> jinja2.Environment:
         autoescape=False,
     )
     env.filters.update(FILTERS)
+    if override_dir is not None:
+        _check_overrides(env, override_dir)
     return env
+
+
+def _check_overrides(env: jinja2.Environment, override_dir: Path) -> None:
+    """Refuse an override that extends, includes or imports itself (it would recurse forever);
+    the shipped body of ``pages/model.md.j2`` is ``pages/_base/model.md.j2``, the one to extend."""
+    for path in sorted(override_dir.rglob("*.j2")):
+        name = path.relative_to(override_dir).as_posix()
+        try:
+            source = path.read_text(encoding="utf-8")
+            refs = set(jinja2_meta.find_referenced_templates(env.parse(source, name, str(path))))
+        except jinja2.TemplateSyntaxError as exc:
+            raise template_error(exc, override_dir) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read template override: {exc}", Location(str(path))) from None
+        if name in refs:
+            base = f"{posixpath.dirname(name)}/_base/{posixpath.basename(name)}"
+            hint = (f': extend "{base}" instead' if (shipped_templates() / base).is_file()
+                    else ": it would recurse forever")
+            raise UsageError(f"template override {name} extends or includes itself{hint}",
+                             Location(str(path)))
 
 
 def template_error(exc: jinja2.TemplateError, override_dir: Path) -> UsageError:

@@ -10,8 +10,9 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from generator.config import Release
 from generator.errors import GeneratorError, UsageError
-from generator.pipeline import Release
+from generator.output.writer import claim_dir, remove_dir, swap_dir, write_file
 from generator.render.env import shipped_templates
 from generator.sitebuild.inputs import (
     Manifest,
@@ -28,7 +29,6 @@ from generator.sitebuild.release_config import ParentConfig, release_config
 from generator.sitebuild.runner import BuildJob, BuildResult, default_jobs, run_builds
 from generator.sources import DEFAULT_CACHE, SourceOptions, source_digest
 from generator.views.site import version_dir
-from generator.writer import claim_dir, remove_dir, swap_dir, write_file
 
 STAGING_PREFIX = ".build-"
 

@@ -16,9 +16,9 @@ from importlib import metadata
 from pathlib import Path
 
 import generator
-from generator.digests import tree_digest
+from generator.build.cache import tree_digest
+from generator.output.writer import write_file
 from generator.sources import SourceOptions, load_source
-from generator.writer import write_file
 
 MANIFEST_FORMAT = 2
 

@@ -11,8 +11,8 @@ import yaml
 from mkdocs.exceptions import ConfigurationError
 from mkdocs.utils.yaml import get_yaml_loader, yaml_load
 
+from generator.config import Release
 from generator.errors import UsageError
-from generator.pipeline import Release
 
 PLUGIN = "k8s-api-docs"
 

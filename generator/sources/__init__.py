@@ -20,6 +20,8 @@ from generator.sources.jsonschema_pkg import (
     PREFIX as KV_PREFIX,
 )
 from generator.sources.jsonschema_pkg import (
+    available_versions,
+    field_names,
     load_jsonschema_document,
     load_kubernetes_validate,
     package_bytes,
@@ -33,7 +35,8 @@ from generator.sources.openapi_v3 import (
 from generator.sources.reader import MAX_SPEC_BYTES, read_bytes, read_document
 from generator.sources.swagger_v2 import load_swagger
 
-__all__ = ["DEFAULT_CACHE", "KV_PREFIX", "RawDocument", "SourceOptions", "default_source",
+__all__ = ["DEFAULT_CACHE", "KV_PREFIX", "RawDocument", "SourceOptions", "available_versions",
+           "default_source", "field_names",
            "load_source", "source_digest"]
 
 DEFAULT_CACHE = Path(".cache/k8s-api-docs")

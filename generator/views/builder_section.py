@@ -12,8 +12,7 @@ import posixpath
 from dataclasses import dataclass
 from functools import lru_cache
 
-from generator.model.types import ApiSpec, Field, TypeRef
-from generator.views.builders import (
+from generator.libsonnet.builders import (
     MIXIN,
     BuilderEntry,
     BuilderFunction,
@@ -21,6 +20,7 @@ from generator.views.builders import (
     BuilderObject,
     builder_index,
 )
+from generator.model.types import ApiSpec, Field, TypeRef
 from generator.views.pages import ModelPage, first_sentence
 from generator.views.properties import TypeLabel, field_anchor, type_label
 from generator.views.site import SitePlan, page_url

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.analysis.diff import SEVERITIES, ApiDiff, Change, ModelChange
 from generator.model.gvk import stability
-from generator.views.diff import SEVERITIES, ApiDiff, Change, ModelChange
 from generator.views.properties import field_anchor
 from generator.views.site import SitePlan, relative, release_url
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from generator.examples.snippets import Example, ExampleBuilder
 from generator.model.types import ApiSpec, TypeRef
-from generator.views.examples import Example, ExampleBuilder
 from generator.views.pages import ModelPage
 from generator.views.properties import PropertyRow, TypeLabel
 from generator.views.site import SitePlan, page_url, relative

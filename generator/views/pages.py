@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.model.gvk import stability
+from generator.model.gvk import primary_gvk, stability
 from generator.model.types import COMMON_GROUP, ApiSpec, GroupVersionKind, Model
 from generator.views.properties import PropertyRow, property_rows
 from generator.views.site import SitePlan, page_url, relative
@@ -74,16 +74,6 @@ class IndexPage:
     groups: list[GroupView]
     up: Link | None = None
     extra_links: list[Link] = field(default_factory=list)
-
-
-def primary_gvk(model: Model) -> GroupVersionKind | None:
-    """The GVK matching the model's package path, else the first one."""
-    for gvk in model.gvks:
-        if gvk.version == model.api_version and gvk.kind == model.kind and (
-            gvk.group.split(".")[0] == model.group or (not gvk.group and model.group == "core")
-        ):
-            return gvk
-    return model.gvks[0] if model.gvks else None
 
 
 def group_label(model: Model) -> str:

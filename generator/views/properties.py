@@ -7,9 +7,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from generator.analysis.gates import FeatureGate, feature_gates
 from generator.model.types import ApiSpec, Field, Model, TypeRef
-from generator.views.gates import FeatureGate, feature_gates
-from generator.views.site import SitePlan, page_url, relative
+from generator.views.site import SitePlan, anchor_id, page_url, relative
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +42,6 @@ class PropertyRow:
 
 def field_anchor(name: str) -> str:
     """Element id of a property-table row (only ``[a-z0-9-]``)."""
-    from generator.markup import anchor_id
-
     return "field-" + anchor_id(name)
 
 

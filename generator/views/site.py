@@ -197,3 +197,9 @@ def _claim(plan: SitePlan, model: Model, taken: set[str]) -> str:
         path = f"{directory}/{stem}-{_digest(model.name)}.md"
     taken.add(path.lower())
     return path
+
+
+def anchor_id(text: str) -> str:
+    """An HTML id made only of ``[a-z0-9-]``."""
+    slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    return slug[:80] or "x"

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from generator.analysis.diff import Change, api_groups, diff_models
+from generator.analysis.timeline import ModelKey, Timeline, best_api_version, ranges
+from generator.model.ordering import api_version_sort_key, release_sort_key
 from generator.model.types import ApiSpec, Model
-from generator.views.diff import Change, api_groups, diff_models
-from generator.views.lifetimes import ModelKey, Timeline, best_api_version, ranges
 from generator.views.pages import ModelPage
 from generator.views.site import SitePlan, page_url, release_url
 
@@ -75,7 +76,6 @@ class Releases:
     _groups: dict[str, dict[tuple[str, str], str]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
-        from generator.views.lifetimes import release_sort_key
 
         self.order = sorted(self.apis, key=release_sort_key)
 
@@ -130,7 +130,6 @@ def other_versions(model: Model, version: str, page: str, site: Releases) -> Oth
 
 
 def _version_order(this: str):  # type: ignore[no-untyped-def]
-    from generator.model.gvk import api_version_sort_key
 
     return lambda v: (v != this, api_version_sort_key(v))
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from generator.analysis.diff import ApiDiff, Change
 from generator.errors import one_line
-from generator.views.diff import ApiDiff, Change, diff_to_dict
+from generator.model.gvk import stability
 
 if TYPE_CHECKING:
     import jinja2
@@ -58,3 +59,31 @@ def format_github(diff: ApiDiff, file: str = "") -> str:
     lines = [github_line(c, file) for c in diff.changes()]
     lines.append(f"::notice title=k8s-api-docs diff::{_escape_data(summary_line(diff))}")
     return "\n".join(lines) + "\n"
+
+
+DIFF_SCHEMA_VERSION = 1
+"""Version of the diff JSON form; keys are only added within a version."""
+
+
+def diff_to_dict(diff: ApiDiff) -> dict[str, Any]:
+    """The documented, stable JSON form of a diff (README "Diff JSON format")."""
+    return {
+        "schemaVersion": DIFF_SCHEMA_VERSION,
+        "old": {"version": diff.old_version, "source": diff.old_source},
+        "new": {"version": diff.new_version, "source": diff.new_source},
+        "summary": {**diff.totals(), "total": len(diff.changes())},
+        "changes": [change_dict(c) for c in diff.changes()],
+    }
+
+
+def change_dict(c: Change) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "change": c.change, "severity": c.severity, "group": c.group, "apiVersion": c.api_version,
+        "stability": stability(c.api_version) if c.api_version else "ga",
+        "model": c.model or None, "field": c.field or None, "old": c.old, "new": c.new,
+        "message": c.message,
+    }
+    if c.words:
+        out["words"] = [{"before": w.before, "old": w.old, "new": w.new, "after": w.after}
+                        for w in c.words]
+    return out

@@ -28,73 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
-from pathlib import Path
-from typing import TYPE_CHECKING
 
-import jinja2
-
-from generator.digests import tree_digest
-from generator.errors import Diagnostic
+from generator.analysis.timeline import ModelKey, identity
+from generator.build.state import LoadedRelease, SiteState  # noqa: F401  (re-exported for callers)
 from generator.model.types import ApiSpec, Model
-from generator.render.env import make_env, shipped_templates
-from generator.views.lifetimes import ModelKey, ReleaseIndex, identity, index_api
 from generator.views.site import SitePlan
-
-if TYPE_CHECKING:
-    from generator.pipeline import GeneratedSite, Release
-
-
-# -- the Jinja environment ------------------------------------------------------------------------
-_ENVIRONMENTS: dict[tuple[str, str], jinja2.Environment] = {}
-"""The last environment by (override dir, templates digest): compiled templates are kept."""
-
-
-def templates_digest(templates: Path | None) -> str:
-    return tree_digest([p for p in (templates, shipped_templates()) if p])
-
-
-def template_env(templates: Path | None) -> tuple[jinja2.Environment, str]:
-    """The Jinja environment of ``templates`` (overrides) and the shipped templates, reused while
-    no template file changed; and the templates' digest."""
-    digest = templates_digest(templates)
-    key = (str(templates or ""), digest)
-    env = _ENVIRONMENTS.get(key)
-    if env is None:
-        env = make_env(templates)
-        _ENVIRONMENTS.clear()
-        _ENVIRONMENTS[key] = env
-    return env, digest
-
-
-# -- what a generate() call leaves for the next one -----------------------------------------------
-@dataclass
-class LoadedRelease:
-    """One release as loaded for a site: what its pages were rendered from."""
-
-    release: Release
-    digest: str
-    """``sources.source_digest`` of its source when loaded (empty without a memo)."""
-    api: ApiSpec
-    plan: SitePlan
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-
-    @cached_property
-    def index(self) -> ReleaseIndex:
-        """Its index for the versions timeline."""
-        return index_api(self.api)
-
-
-@dataclass
-class SiteState:
-    """The memo entry of one generation setting: the loaded releases and the site made of them."""
-
-    loaded: dict[str, LoadedRelease]
-    site: GeneratedSite
-
-    @property
-    def digests(self) -> dict[str, str]:
-        return {v: r.digest for v, r in self.loaded.items()}
 
 
 # -- what changed and what must be rendered again -------------------------------------------------

@@ -25,13 +25,15 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
-from generator.errors import GeneratorError
-from generator.headings_page import HeadingsPage, renders_headings_alike
-from generator.pipeline import GeneratedSite, GenerationMemo, Release, VersionsOptions, generate
+from generator.build.pipeline import generate
+from generator.build.state import GeneratedSite, GenerationMemo
+from generator.config import Release, VersionsOptions
+from generator.errors import GeneratorError, Level
+from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
+from generator.output.writer import sync_tree
 from generator.render import raw_html
 from generator.sources import SourceOptions
 from generator.views.site import relative, version_dir
-from generator.writer import sync_tree
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
 RELEASES_MARKER = "<!-- k8s-api-docs:releases -->"
@@ -147,7 +149,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         except GeneratorError as exc:
             raise PluginError(f"k8s-api-docs: {exc}") from None
         for diagnostic in self.site.diagnostics:
-            log.warning(str(diagnostic))
+            (log.info if diagnostic.level is Level.INFO else log.warning)(str(diagnostic))
         written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages)
         log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
                  f"{removed} removed) in {self.pages_dir}")

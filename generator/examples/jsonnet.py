@@ -19,9 +19,9 @@ import json
 import re
 from dataclasses import dataclass
 
+from generator.examples.samples import Sample
+from generator.libsonnet.builders import BuilderFunction, BuilderIndex, BuilderObject, planner_for
 from generator.model.types import ApiSpec
-from generator.views.builders import BuilderFunction, BuilderIndex, BuilderObject, planner_for
-from generator.views.samples import Sample
 
 LIBRARY = "github.com/jsonnet-libs/k8s-libsonnet/{release}/main.libsonnet"
 WIDTH = 100

@@ -9,12 +9,12 @@ the site shows; a release of the site always uses the site's own definitions.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
-from generator.model.gvk import api_version_sort_key, kind_of, package_group_version
+from generator.model.gvk import kind_of, package_group_version
+from generator.model.ordering import api_version_sort_key, release_sort_key
 from generator.model.types import ApiSpec
 
 
@@ -37,12 +37,6 @@ class Presence:
 
 ReleaseIndex = dict[ModelKey, dict[str, Presence]]
 """Model identity → API version → presence, for one release."""
-
-
-def release_sort_key(version: str) -> tuple[tuple[int, ...], str]:
-    """``1.9`` < ``1.25`` < ``1.31``; labels without numbers sort last, by text."""
-    numbers = tuple(int(n) for n in re.findall(r"\d+", version))
-    return (numbers or (1 << 30,), version)
 
 
 @cache

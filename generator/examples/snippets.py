@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from generator.examples import yaml_text
+from generator.examples.jsonnet import JsonnetRenderer
+from generator.examples.python_names import PythonNames, attribute_name
+from generator.examples.samples import Sample, SampleBuilder
 from generator.model.types import ApiSpec
-from generator.views import yaml_text
-from generator.views.jsonnet_example import JsonnetRenderer
-from generator.views.python_names import PythonNames, attribute_name
-from generator.views.samples import Sample, SampleBuilder
 
 LINE_WIDTH = 88
 INDENT = "    "

@@ -5,74 +5,31 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
 import jinja2
 
-from generator.errors import Diagnostic, UsageError
-from generator.incremental import (
-    ChangedModels,
-    LoadedRelease,
-    PageDependencies,
-    SiteState,
-    template_env,
-)
+from generator.analysis.diff import diff_apis
+from generator.analysis.timeline import ReleaseIndex, Timeline, index_api, index_fields
+from generator.build.cache import template_env
+from generator.build.incremental import ChangedModels, PageDependencies
+from generator.build.state import GeneratedSite, GenerationMemo, LoadedRelease, SiteState
+from generator.config import Release, VersionsOptions
+from generator.errors import Diagnostic, Location, UsageError
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
 from generator.render.env import template_error
 from generator.render.pages import SectionHook, render_changes, render_indexes, render_models
-from generator.sources import SourceOptions, default_source, load_source, source_digest
+from generator.sources import SourceOptions, available_versions, field_names, load_source, source_digest
 from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
-from generator.views.diff import diff_apis
 from generator.views.example_sections import ExampleSections
-from generator.views.lifetimes import ReleaseIndex, Timeline, index_api, index_fields
 from generator.views.nav import release_nav
 from generator.views.pages import IndexPage, Link
 from generator.views.site import SitePlan, plan_site, relative
 from generator.views.versions import Releases, VersionsHook
-
-
-@dataclass(frozen=True)
-class Release:
-    """One release of the site: a version label and where its definitions come from."""
-
-    version: str
-    source: str = ""
-
-    @property
-    def spec(self) -> str:
-        return self.source or default_source(self.version)
-
-
-@dataclass
-class GeneratedSite:
-    pages: dict[str, str] = field(default_factory=dict)
-    apis: list[ApiSpec] = field(default_factory=list)
-    plans: list[SitePlan] = field(default_factory=list)
-    nav: list[object] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    rendered: list[str] = field(default_factory=list)
-    """Pages the ``generate`` call that returned this site rendered (the others came from its
-    memo; empty when nothing changed)."""
-
-
-GenerationMemo = dict[str, SiteState]
-"""The state of the last ``generate`` call by ``settings_key``; kept between builds (``mkdocs
-serve``) so a rebuild renders only what its changed inputs can show."""
-
-
-def pair_releases(versions: Sequence[str], sources: Sequence[str]) -> list[Release]:
-    """Pair ``--version`` and ``--source`` options by position."""
-    if not versions:
-        raise UsageError("give at least one --version")
-    if len(sources) > len(versions):
-        raise UsageError("more --source than --version options")
-    if len(set(versions)) != len(versions):
-        raise UsageError("a --version is given twice")
-    return [Release(v, sources[i] if i < len(sources) else "") for i, v in enumerate(versions)]
 
 
 def load_api(release: Release, options: SourceOptions | None = None, *, lenient: bool = False
@@ -96,24 +53,11 @@ def default_hooks() -> list[SectionHook]:
     return [examples.python, examples.example, builders_hook]
 
 
-@dataclass(frozen=True)
-class VersionsOptions:
-    """The versions feature: other-versions lines, field history, change pages."""
-
-    enabled: bool = True
-    history: str = "all"
-    """``all``: the timeline also has every kubernetes-validate release; ``site``: only the site's."""
-    change_pairs: tuple[tuple[str, str], ...] = ()
-    """Extra (old, new) change pages beyond the adjacent pairs; ``new`` must be rendered."""
-
-
 def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
                      known: Mapping[str, ReleaseIndex] | None = None) -> Timeline:
     """Timeline of the site's releases plus, with ``history="all"``, every kubernetes-validate
     release (a site release always uses its own definitions). ``known``: indexes already made of
     some of ``apis``, by version."""
-    from generator.sources.jsonschema_pkg import available_versions
-
     if history not in ("all", "site"):
         raise UsageError(f"history must be 'all' or 'site', not {history!r}")
     indexes = {}
@@ -127,8 +71,6 @@ def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
 @cache
 def _package_index(version: str) -> ReleaseIndex:
     """Index of a kubernetes-validate release (package data: made once per process)."""
-    from generator.sources.jsonschema_pkg import field_names
-
     return index_fields(field_names(version))
 
 
@@ -206,7 +148,7 @@ def generate(
     ``memo`` (kept between the builds of ``mkdocs serve``): when no input changed (sources by
     sha256, templates by content, options), the previous site; when only some sources changed and
     the hooks are the default ones, the previous site with only the pages that can show a changed
-    model rendered again (``generator.incremental``). It then holds only this call's state.
+    model rendered again (``generator.build.incremental``). It then holds only this call's state.
     ``GeneratedSite.rendered`` lists the pages this call rendered.
     """
     releases = list(releases)
@@ -328,6 +270,11 @@ def _render(settings: _Settings, env: jinja2.Environment, loaded: dict[str, Load
             if settings.templates is None:
                 raise  # a shipped template is broken: a bug, not bad input
             raise template_error(exc, settings.templates) from None
+        except RecursionError:
+            if settings.templates is None:
+                raise
+            raise UsageError("template error: templates extend or include each other in a circle",
+                             Location(str(settings.templates))) from None
         site.pages.update(pages)
         rendered.extend(pages)
         if version in todo.releases or previous is None:

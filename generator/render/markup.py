@@ -140,12 +140,6 @@ def code(text: str) -> str:
     return f"<code>{_entities(str(text))}</code>"
 
 
-def anchor_id(text: str) -> str:
-    """An HTML id made only of ``[a-z0-9-]``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
-    return slug[:80] or "x"
-
-
 _BACKTICK_RUN = re.compile(r"`+")
 
 

@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Any
 
-from generator.model.gvk import api_version_sort_key, kind_of, stability
+from generator.analysis.gates import feature_gates
+from generator.model.gvk import kind_of, stability
+from generator.model.ordering import api_version_sort_key
 from generator.model.types import ApiSpec, Field, Model, TypeRef
-from generator.views.gates import feature_gates
 
 SEVERITIES = ("breaking", "warning", "info")
 """Change classes, worst first."""
@@ -409,30 +410,3 @@ def diff_apis(old: ApiSpec, new: ApiSpec) -> ApiDiff:
                                           tuple(fields)))
     return ApiDiff(old.version, new.version, old.source, new.source, tuple(version_changes),
                    tuple(models))
-
-
-DIFF_SCHEMA_VERSION = 1
-
-
-def diff_to_dict(diff: ApiDiff) -> dict[str, Any]:
-    """The documented, stable JSON form of a diff (README "Diff JSON format")."""
-    return {
-        "schemaVersion": DIFF_SCHEMA_VERSION,
-        "old": {"version": diff.old_version, "source": diff.old_source},
-        "new": {"version": diff.new_version, "source": diff.new_source},
-        "summary": {**diff.totals(), "total": len(diff.changes())},
-        "changes": [change_dict(c) for c in diff.changes()],
-    }
-
-
-def change_dict(c: Change) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "change": c.change, "severity": c.severity, "group": c.group, "apiVersion": c.api_version,
-        "stability": stability(c.api_version) if c.api_version else "ga",
-        "model": c.model or None, "field": c.field or None, "old": c.old, "new": c.new,
-        "message": c.message,
-    }
-    if c.words:
-        out["words"] = [{"before": w.before, "old": w.old, "new": w.new, "after": w.after}
-                        for w in c.words]
-    return out

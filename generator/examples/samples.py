@@ -17,8 +17,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from generator.model.gvk import primary_gvk
 from generator.model.types import ApiSpec, Field, Model, TypeRef
-from generator.views.pages import primary_gvk
 
 MEANINGFUL_DEPTH = 4
 """Nested models deeper than this carry only their required fields."""

@@ -1,0 +1,49 @@
+"""What the builds remember between runs: content digests of inputs (build manifests, generation
+memo) and the Jinja environment, kept while no template file changed."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from pathlib import Path
+
+import jinja2
+
+from generator.render.env import make_env, shipped_templates
+
+
+def tree_digest(roots: Iterable[Path]) -> str:
+    """sha256 over the relative paths and bytes of every file below ``roots`` (in order); a root
+    may also be a single file; a missing root counts as empty."""
+    digest = hashlib.sha256()
+    for root in roots:
+        digest.update(f"root\0{root.name}\n".encode())
+        if root.is_dir():
+            files = sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+        else:
+            files = [root] if root.is_file() else []
+        for path in files:
+            rel = path.relative_to(root).as_posix() if root.is_dir() else path.name
+            digest.update(f"{rel}\0{hashlib.sha256(path.read_bytes()).hexdigest()}\n".encode())
+    return digest.hexdigest()
+
+
+_ENVIRONMENTS: dict[tuple[str, str], jinja2.Environment] = {}
+"""The last environment by (override dir, templates digest): compiled templates are kept."""
+
+
+def templates_digest(templates: Path | None) -> str:
+    return tree_digest([p for p in (templates, shipped_templates()) if p])
+
+
+def template_env(templates: Path | None) -> tuple[jinja2.Environment, str]:
+    """The Jinja environment of ``templates`` (overrides) and the shipped templates, reused while
+    no template file changed; and the templates' digest."""
+    digest = templates_digest(templates)
+    key = (str(templates or ""), digest)
+    env = _ENVIRONMENTS.get(key)
+    if env is None:
+        env = make_env(templates)
+        _ENVIRONMENTS.clear()
+        _ENVIRONMENTS[key] = env
+    return env, digest

@@ -1,0 +1,60 @@
+"""What one ``generate`` call made and what it leaves for the next one (``mkdocs serve``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from generator.analysis.timeline import ReleaseIndex, index_api
+from generator.config import Release
+from generator.errors import Diagnostic
+from generator.model.types import ApiSpec
+from generator.views.site import SitePlan
+
+
+@dataclass
+class GeneratedSite:
+    """The pages of a site (path → text) with what they were made of."""
+
+    pages: dict[str, str] = field(default_factory=dict)
+    apis: list[ApiSpec] = field(default_factory=list)
+    plans: list[SitePlan] = field(default_factory=list)
+    nav: list[object] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    rendered: list[str] = field(default_factory=list)
+    """Pages the ``generate`` call that returned this site rendered (the others came from its
+    memo; empty when nothing changed)."""
+
+
+@dataclass
+class LoadedRelease:
+    """One release as loaded for a site: what its pages were rendered from."""
+
+    release: Release
+    digest: str
+    """``sources.source_digest`` of its source when loaded (empty without a memo)."""
+    api: ApiSpec
+    plan: SitePlan
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    @cached_property
+    def index(self) -> ReleaseIndex:
+        """Its index for the versions timeline."""
+        return index_api(self.api)
+
+
+@dataclass
+class SiteState:
+    """The memo entry of one generation setting: the loaded releases and the site made of them."""
+
+    loaded: dict[str, LoadedRelease]
+    site: GeneratedSite
+
+    @property
+    def digests(self) -> dict[str, str]:
+        return {v: r.digest for v, r in self.loaded.items()}
+
+
+GenerationMemo = dict[str, SiteState]
+"""The state of the last ``generate`` call by ``settings_key``; kept between builds (``mkdocs
+serve``) so a rebuild renders only what its changed inputs can show."""

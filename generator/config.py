@@ -1,0 +1,44 @@
+"""The site's configuration as the CLI and the plugin give it: releases and their sources, and the
+versions feature's options."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from generator.errors import UsageError
+from generator.sources import default_source
+
+
+@dataclass(frozen=True)
+class Release:
+    """One release of the site: a version label and where its definitions come from."""
+
+    version: str
+    source: str = ""
+
+    @property
+    def spec(self) -> str:
+        return self.source or default_source(self.version)
+
+
+@dataclass(frozen=True)
+class VersionsOptions:
+    """The versions feature: other-versions lines, field history, change pages."""
+
+    enabled: bool = True
+    history: str = "all"
+    """``all``: the timeline also has every kubernetes-validate release; ``site``: only the site's."""
+    change_pairs: tuple[tuple[str, str], ...] = ()
+    """Extra (old, new) change pages beyond the adjacent pairs; ``new`` must be rendered."""
+
+
+def pair_releases(versions: Sequence[str], sources: Sequence[str]) -> list[Release]:
+    """Pair ``--version`` and ``--source`` options by position."""
+    if not versions:
+        raise UsageError("give at least one --version")
+    if len(sources) > len(versions):
+        raise UsageError("more --source than --version options")
+    if len(set(versions)) != len(versions):
+        raise UsageError("a --version is given twice")
+    return [Release(v, sources[i] if i < len(sources) else "") for i, v in enumerate(versions)]

@@ -1,0 +1,153 @@
+"""The import rules of ``generator/`` as a check: which package may import which, and no circles.
+
+Every import counts: module level, inside functions, and under ``TYPE_CHECKING``. An import of
+``pkg.mod`` (or ``from pkg import mod``) is an edge to that module; ``from pkg import name`` where
+``name`` is not a module is an edge to ``pkg`` itself (its ``__init__``).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    # package: packages it must never import (its own layer and those below it stay allowed)
+    "sources": ("model", "analysis", "libsonnet", "examples", "views", "render", "build", "output",
+                "mkdocs", "sitebuild", "config", "cli"),
+    "model": ("analysis", "libsonnet", "examples", "views", "render", "build", "output", "mkdocs",
+              "sitebuild", "config", "cli"),
+    "analysis": ("views", "render", "build", "output", "mkdocs", "sitebuild", "cli"),
+    "libsonnet": ("analysis", "examples", "views", "render", "build", "output", "mkdocs", "sitebuild",
+                  "cli"),
+    "examples": ("views", "render", "build", "output", "mkdocs", "sitebuild", "cli"),
+    "views": ("render", "build", "output", "mkdocs", "sitebuild", "cli"),
+    "render": ("build", "output", "mkdocs", "sitebuild", "cli"),
+    "output": ("model", "analysis", "libsonnet", "examples", "views", "render", "build", "mkdocs",
+               "sitebuild", "cli"),
+    "build": ("mkdocs", "sitebuild", "cli"),
+    "mkdocs": ("sitebuild", "cli"),
+    "sitebuild": ("mkdocs", "cli"),
+    "errors": ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "build",
+               "output", "mkdocs", "sitebuild", "config", "cli"),
+}
+"""``sources`` and ``model`` import nothing above them; the analyses, the k8s-libsonnet engine and
+the example generators never import views, rendering or the entry points; views never import
+rendering; only ``build`` wires the layers, and only the entry points (``mkdocs``, ``sitebuild``,
+``cli``) use ``build``."""
+
+
+@dataclass(frozen=True)
+class Violation:
+    importer: str
+    imported: str
+    line: int
+    why: str
+
+    def __str__(self) -> str:
+        return f"{self.importer}:{self.line} imports {self.imported}: {self.why}"
+
+
+def module_files(root: Path, package: str) -> dict[str, Path]:
+    """Dotted module name → file, for every module of ``package`` found below ``root``."""
+    modules = {}
+    for path in sorted((root / package).rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        modules[".".join(parts)] = path
+    return modules
+
+
+def import_graph(root: Path, package: str) -> dict[str, dict[str, int]]:
+    """Module → {imported module of ``package``: first line}."""
+    modules = module_files(root, package)
+    graph: dict[str, dict[str, int]] = {}
+    for name, path in modules.items():
+        is_package = path.name == "__init__.py"
+        edges: dict[str, int] = {}
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            targets: list[str] = []
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = name.split(".") if is_package else name.split(".")[:-1]
+                    anchor = anchor[: len(anchor) - (node.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    targets.append(sub if sub in modules else base)
+            for target in targets:
+                if target == package or target.startswith(package + "."):
+                    while target not in modules and "." in target:
+                        target = target.rsplit(".", 1)[0]
+                    if target != name:
+                        edges.setdefault(target, node.lineno)
+        graph[name] = edges
+    return graph
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def layer_violations(graph: Mapping[str, Mapping[str, int]],
+                     forbidden: Mapping[str, tuple[str, ...]] = FORBIDDEN) -> list[Violation]:
+    found = []
+    for importer, edges in sorted(graph.items()):
+        rules = forbidden.get(layer_of(importer), ())
+        for imported, line in sorted(edges.items()):
+            if layer_of(imported) in rules:
+                found.append(Violation(importer, imported, line,
+                                       f"{layer_of(importer)} must not import {layer_of(imported)}"))
+    return found
+
+
+def cycles(graph: Mapping[str, Mapping[str, int]]) -> list[list[str]]:
+    """Every import circle (strongly connected component of more than one module, or a module
+    importing itself), each sorted; Tarjan's algorithm, iterative."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    counter = 0
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph.get(start, {}))))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, {})))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1 or node in graph.get(node, {}):
+                    found.append(sorted(component))
+    return sorted(found)
