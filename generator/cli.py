@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -13,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
-from generator.analysis.diff import SEVERITIES
+from generator.analysis.diff import SEVERITIES, STABILITIES
 from generator.errors import GeneratorError, UsageError, one_line
 from generator.sources import DEFAULT_CACHE, KV_PREFIX, SourceOptions, default_source
 
@@ -77,20 +78,36 @@ def build_parser() -> argparse.ArgumentParser:
 
     dif = sub.add_parser(
         "diff", help="compare two releases; exit 1 when a change of --fail-on class or worse",
-        description="Compare the definitions of OLD and NEW: API versions, models and fields "
-                    "added/removed/changed, each classed breaking (removed, narrowed or newly "
-                    "required in a GA API version), warning (the same in beta) or info. "
-                    "Exit 0: no gate tripped; 1: a change of the --fail-on class or worse; "
-                    "2: bad input or usage. JSON schema: README 'Diff JSON format'.")
+        description="Compare the definitions of OLD and NEW: API versions, kinds, models and "
+                    "fields added/removed/changed, each classed by the impact of upgrading from "
+                    "OLD to NEW: breaking (something that worked fails: an API version or kind "
+                    "no longer served, a field removed, a type narrowed, newly required without "
+                    "a default, enum values removed, merge semantics changed), warning "
+                    "(compatible but worth a look) or info; with its stability, whether the "
+                    "Kubernetes deprecation policy allows it, and what to use instead of what is "
+                    "no longer served. Exit 0: no gate tripped; 1: a change of the --fail-on "
+                    "class or worse; 2: bad input or usage. JSON schema: README 'Diff JSON "
+                    "format'.")
     dif.add_argument("old", metavar="OLD", help="old release: a version such as 1.31 "
                      "(kubernetes-validate) or any source spec. " + SOURCE_HELP.split(";")[0])
     dif.add_argument("new", metavar="NEW", help="new release, same forms as OLD")
     dif.add_argument("--format", choices=FORMATS, default="text",
-                     help="text (default), markdown (a change page), json (stable schema) or "
-                          "github (::error/::warning/::notice workflow annotations)")
+                     help="text (default), markdown (GitHub-flavoured, for a PR comment), json "
+                          "(stable schema) or github (::error/::warning workflow annotations, "
+                          "at most 10 of each; the Markdown report is appended to "
+                          "$GITHUB_STEP_SUMMARY when set)")
     dif.add_argument("--fail-on", choices=SEVERITIES, metavar="CLASS",
-                     help="exit 1 when a change of this class or worse exists: "
-                          "breaking | warning | info (default: never)")
+                     help="exit 1 when a change of this class or worse remains after the "
+                          "filters: breaking | warning | info (default: never)")
+    dif.add_argument("--group", dest="groups", action="append", default=[], metavar="GROUP",
+                     help="only this API group as written in apiVersion (core: the core group); "
+                          "repeatable")
+    dif.add_argument("--kind", dest="kinds", action="append", default=[], metavar="KIND",
+                     help="only this kind, the types it uses and the unserved versions that "
+                          "served it; repeatable")
+    dif.add_argument("--ignore-stability", action="append", default=[], choices=STABILITIES,
+                     metavar="LEVEL", help="drop changes of this stability: alpha | beta | ga; "
+                                           "repeatable")
     dif.add_argument("--offline", action="store_true",
                      help="never download; URL sources must already be in the cache")
     dif.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
@@ -221,10 +238,11 @@ def diff_release(spec: str) -> tuple[str, str]:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    from generator.analysis.diff import diff_apis
+    from generator.analysis.diff import DiffFilter, diff_apis, filter_diff
     from generator.model.normalize import build_api
-    from generator.render.reports import format_github, format_json, format_text
+    from generator.render.reports import format_github, format_json, format_markdown, format_text
     from generator.sources import load_source
+    from generator.sources.jsonschema_pkg import PackageHistory
 
     sides = [diff_release(args.old), diff_release(args.new)]
     if sides[0][0] == sides[1][0]:  # two files of one name: label them by their full spec
@@ -235,20 +253,43 @@ def cmd_diff(args: argparse.Namespace) -> int:
         for diagnostic in diagnostics:
             print(diagnostic, file=sys.stderr)
         apis.append(api)
-    diff = diff_apis(*apis)
+    diff = diff_apis(*apis, history=PackageHistory())
+    keep = DiffFilter(frozenset(args.groups), frozenset(args.kinds),
+                      frozenset(args.ignore_stability))
+    diff = filter_diff(diff, keep, *apis)
     if args.format == "json":
         out = format_json(diff)
     elif args.format == "markdown":
-        from generator.render.env import make_env
-        from generator.render.reports import format_markdown
-
-        out = format_markdown(diff, make_env())
+        out = format_markdown(diff, display_path(args.old), display_path(args.new))
     elif args.format == "github":
-        out = format_github(diff, args.new if Path(args.new).is_file() else "")
+        summary = os.environ.get("GITHUB_STEP_SUMMARY", "")
+        if summary:
+            report = format_markdown(diff, display_path(args.old), display_path(args.new))
+            from generator.output.writer import append_text
+
+            append_text(Path(summary), report)
+        out = format_github(diff, workspace_file(args.new), summary_written=bool(summary))
     else:
         out = format_text(diff)
     sys.stdout.write(out)
     return EXIT_GATE if args.fail_on and diff.trips(args.fail_on) else EXIT_OK
+
+
+def workspace_file(spec: str) -> str:
+    """``spec`` relative to the working directory when it is a file inside it, else ``""``
+    (GitHub attaches ``file=`` annotations to paths relative to the checkout)."""
+    path = Path(spec)
+    if not path.is_file():
+        return ""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return ""
+
+
+def display_path(spec: str) -> str:
+    """How a report names a source: relative to the working directory when inside it."""
+    return workspace_file(spec) or spec
 
 
 def cmd_check(args: argparse.Namespace) -> int:

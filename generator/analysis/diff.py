@@ -1,30 +1,73 @@
-"""What changed between two releases: API versions, models and fields, each change classed.
+"""What changed between two releases, each change classed by its impact on someone who upgrades.
 
 Models are matched by (navigation group, API version, kind), so any two sources compare.
-Classes (``SEVERITIES``, worst first):
+``severity`` (``SEVERITIES``, worst first) is the impact of upgrading from the old release to the
+new one, whatever the API's maturity:
 
-- ``breaking``: an API version, model or field removed, a type narrowed, enum values removed, or
-  a field newly required, in a GA API version (definitions with no API version count as GA);
-- ``warning``: the same in a beta API version;
-- ``info``: the same in an alpha API version, and every other change (additions, descriptions,
-  defaults, list semantics, feature-gate mentions…).
+- ``breaking``: something that worked against the old release fails against the new one: an API
+  version no longer served; a kind no longer served by a version that still is; a field removed;
+  a type changed incompatibly (structures compared, ``analysis.structure``); a field newly
+  required without a default; enum values removed; list/map merge semantics changed (what
+  server-side apply or strategic merge patch does);
+- ``warning``: compatible but worth a look: enum values added, a default changed, a field newly
+  required that the server defaults;
+- ``info``: additions, renamed or widened types, descriptions, feature-gate mentions.
+
+Each change also says its ``stability`` (``ga``/``beta``/``alpha``: the API version's, or the
+field's when its description calls it an alpha or beta field) and ``policy``: whether the
+Kubernetes deprecation policy allows it (``violation`` for a breaking change of a GA or beta
+element, except a beta API version or kind removed after being served for at least 3 releases; alpha
+API versions and alpha fields may change or go at any time).
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 from typing import Any
 
 from generator.analysis.gates import feature_gates
-from generator.model.gvk import kind_of, stability
+from generator.analysis.known_data import data_notes
+from generator.analysis.structure import (
+    Comparison,
+    StructureComparer,
+    field_maturity,
+    narrows,
+    type_text,
+    value_text,
+)
+from generator.analysis.upgrades import Guide, History, Replacement, guidance
+from generator.model.gvk import stability
 from generator.model.ordering import api_version_sort_key
 from generator.model.types import ApiSpec, Field, Model, TypeRef
+from generator.sources.known_differences import KnownDifference
+
+__all__ = [
+    "CHANGE_KINDS",
+    "POLICIES",
+    "SEVERITIES",
+    "STABILITIES",
+    "ApiDiff",
+    "Change",
+    "DiffFilter",
+    "FieldChange",
+    "ModelChange",
+    "WordChange",
+    "api_groups",
+    "at_least",
+    "diff_apis",
+    "diff_models",
+    "narrows",
+    "type_text",
+    "word_changes",
+    "worst",
+]
 
 SEVERITIES = ("breaking", "warning", "info")
 """Change classes, worst first."""
+STABILITIES = ("ga", "beta", "alpha")
+POLICIES = ("allowed", "violation")
 
 CHANGE_KINDS = (
     "api-version-added", "api-version-removed", "model-added", "model-removed",
@@ -35,9 +78,8 @@ CHANGE_KINDS = (
 """Every ``change`` value, in report order (the JSON schema's vocabulary)."""
 
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
-_WIDENING_FORMATS = {("int32", "int64"), ("float", "double"), ("int32", ""), ("int64", ""),
-                   ("float", ""), ("double", "")}
-"""(old format, new format) pairs that widen a number; other format changes narrow."""
+_STABILITY_RANK = {s: i for i, s in enumerate(STABILITIES)}
+LIST_KIND_REASON = "fields of list kinds are only returned by the server"
 
 
 def worst(severities: Iterable[str]) -> str:
@@ -50,12 +92,13 @@ def at_least(severity: str, threshold: str) -> bool:
     return _RANK[severity] <= _RANK[threshold]
 
 
-def classify(api_version: str, incompatible: bool) -> str:
-    """Class of a change: incompatible changes by the API version's stability, else info."""
-    if not incompatible:
-        return "info"
-    level = stability(api_version) if api_version else "ga"
-    return {"ga": "breaking", "beta": "warning"}.get(level, "info")
+def least_stable(*levels: str) -> str:
+    return max((s for s in levels if s), key=_STABILITY_RANK.__getitem__, default="ga")
+
+
+def version_stability(api_version: str) -> str:
+    """Stability of an API version; definitions with no API version count as GA."""
+    return stability(api_version) if api_version else "ga"
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +125,14 @@ class Change:
     old: str | None = None
     new: str | None = None
     words: tuple[WordChange, ...] = ()
+    stability: str = "ga"
+    policy: str = "allowed"
+    reason: str = ""
+    """Why this class: ``type renamed, same shape``, ``narrowed: claims: removed``, …"""
+    replacements: tuple[Replacement, ...] = ()
+    """For an API version or kind no longer served: what to use instead."""
+    guidance: str = ""
+    """The replacements as one sentence (``use … (served since 1.29) for FlowSchema``)."""
 
     @property
     def subject(self) -> str:
@@ -98,11 +149,14 @@ class Change:
         if self.change == "description-changed":
             hunks = [f"{w.old or '∅'} → {w.new or '∅'}" for w in self.words[:3]]
             more = "; …" if len(self.words) > 3 else ""
-            return f"{label}: " + "; ".join(_short(h) for h in hunks) + more
-        if self.old is not None and self.new is not None:
-            return f"{label}: {_short(self.old)} → {_short(self.new)}"
-        value = self.new if self.new is not None else self.old
-        return f"{label}: {_short(value)}" if value else label
+            text = f"{label}: " + "; ".join(_short(h) for h in hunks) + more
+        elif self.old is not None and self.new is not None:
+            text = f"{label}: {_short(self.old)} → {_short(self.new)}"
+        else:
+            value = self.new if self.new is not None else self.old
+            text = f"{label}: {_short(value)}" if value else label
+        extra = [t for t in (self.reason, self.guidance) if t]
+        return text + (f" ({'; '.join(extra)})" if extra else "")
 
     @property
     def message(self) -> str:
@@ -166,6 +220,8 @@ class ApiDiff:
     new_source: str
     api_versions: tuple[Change, ...] = ()
     models: tuple[ModelChange, ...] = ()
+    notes: tuple[KnownDifference, ...] = ()
+    """Known differences of a bundled release from upstream that can affect this diff."""
 
     def changes(self) -> list[Change]:
         """All changes, flat, in report order."""
@@ -193,45 +249,75 @@ class ApiDiff:
         return any(at_least(c.severity, threshold) for c in self.changes())
 
 
-# -- types ------------------------------------------------------------------------------------
-def type_text(t: TypeRef) -> str:
-    """A source-independent spelling of a type (references by kind)."""
-    if t.kind == "array":
-        return "[]" + (type_text(t.items) if t.items else "object")
-    if t.kind == "map":
-        return "map[string]" + (type_text(t.items) if t.items else "object")
-    if t.kind == "ref":
-        return kind_of(t.ref)
-    if t.kind == "primitive":
-        return f"{t.type} ({t.format})" if t.format else t.type
-    return t.kind
+# -- filters ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class DiffFilter:
+    """What ``--group``, ``--kind`` and ``--ignore-stability`` keep."""
+
+    groups: frozenset[str] = frozenset()
+    """API groups as written (``resource.k8s.io``; ``core`` for the core group)."""
+    kinds: frozenset[str] = frozenset()
+    """Kinds: a kind keeps its own changes and those of every type it uses."""
+    ignore_stability: frozenset[str] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.groups or self.kinds or self.ignore_stability)
 
 
-def narrows(old: TypeRef, new: TypeRef) -> bool:
-    """Whether some value valid for ``old`` may be invalid for ``new``."""
-    if type_text(old) == type_text(new):
-        return False
-    if new.kind == "object":
-        return False
-    if old.kind in ("array", "map") or new.kind in ("array", "map"):
-        if old.kind != new.kind or old.items is None or new.items is None:
-            return True
-        return narrows(old.items, new.items)
-    if old.kind == "primitive" and new.kind == "primitive":
-        if old.type == new.type:
-            return (old.format, new.format) not in _WIDENING_FORMATS and bool(new.format)
-        return not (old.type == "integer" and new.type == "number")
-    if new.kind == "int-or-string":
-        return not (old.kind == "primitive" and old.type in ("integer", "string"))
-    if new.kind == "quantity":
-        return not (old.kind == "primitive" and old.type in ("integer", "number"))
-    return True
+def _reachable(api: ApiSpec, kinds: Collection[str]) -> set[tuple[str, str, str]]:
+    """(navigation group, API version, kind) of the models the named kinds use, themselves too."""
+    seen: set[str] = set()
+    todo = [m.name for m in api.models.values() if m.is_kind and m.kind in kinds]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in api.models:
+            continue
+        seen.add(name)
+        todo.extend(f.type.referenced() for f in api.models[name].fields if f.type.referenced())
+    return {(api.models[n].group, api.models[n].api_version, api.models[n].kind) for n in seen}
 
 
-def _value(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+def filter_diff(diff: ApiDiff, keep: DiffFilter, old: ApiSpec | None = None,
+                new: ApiSpec | None = None) -> ApiDiff:
+    """The changes ``keep`` selects (``old``/``new`` resolve what a kind uses)."""
+    if not keep:
+        return diff
+    used: set[tuple[str, str, str]] = set()
+    if keep.kinds:
+        for api in (old, new):
+            if api is not None:
+                used |= _reachable(api, keep.kinds)
+
+    def wanted(c: Change) -> bool:
+        return ((not keep.groups or c.group in keep.groups)
+                and c.stability not in keep.ignore_stability)
+
+    versions = []
+    for c in diff.api_versions:
+        if not wanted(c):
+            continue
+        if keep.kinds:
+            replacements = tuple(r for r in c.replacements if r.kind in keep.kinds)
+            if not replacements:
+                continue
+            c = replace(c, replacements=replacements,
+                        guidance=guidance(replacements, diff.new_version))
+        versions.append(c)
+    models = []
+    for m in diff.models:
+        if keep.kinds and m.kind not in keep.kinds and (m.group, m.api_version, m.kind) not in used:
+            continue
+        own = tuple(c for c in m.changes if wanted(c))
+        fields = tuple(replace(f, changes=kept) for f in m.fields
+                       if (kept := tuple(c for c in f.changes if wanted(c))))
+        if m.status != "changed" and not own:
+            continue
+        if own or fields:
+            models.append(replace(m, changes=own, fields=fields))
+    return replace(diff, api_versions=tuple(versions), models=tuple(models))
 
 
+# -- text -------------------------------------------------------------------------------------
 def word_changes(old: str, new: str, context: int = 4) -> tuple[WordChange, ...]:
     """Word diff of two texts (whitespace-insensitive); empty when the words are equal."""
     a, b = old.split(), new.split()
@@ -245,64 +331,12 @@ def word_changes(old: str, new: str, context: int = 4) -> tuple[WordChange, ...]
     )
 
 
-# -- fields -----------------------------------------------------------------------------------
-def field_changes(old: Field, new: Field, where: Change) -> list[Change]:
-    """Changes of one field present on both sides; ``where`` supplies group/version/model."""
-    av = where.api_version
-    out: list[Change] = []
-
-    def add(kind: str, old_value: str | None, new_value: str | None, incompatible: bool = False,
-            words: tuple[WordChange, ...] = ()) -> None:
-        out.append(Change(kind, classify(av, incompatible), where.group, av, where.model, new.name,
-                          old_value, new_value, words))
-
-    if type_text(old.type) != type_text(new.type):
-        add("type-changed", type_text(old.type), type_text(new.type), narrows(old.type, new.type))
-    if old.required != new.required:
-        add("required-changed", _required(old.required), _required(new.required), new.required)
-    if old.enum != new.enum:
-        removed = bool(old.enum) and bool(set(map(_value, old.enum)) - set(map(_value, new.enum)))
-        add("enum-changed", _values(old.enum), _values(new.enum), removed and bool(new.enum))
-    if (old.has_default, old.default) != (new.has_default, new.default):
-        add("default-changed", _value(old.default) if old.has_default else "none",
-            _value(new.default) if new.has_default else "none")
-    if old.list_type != new.list_type:
-        add("list-type-changed", old.list_type or "none", new.list_type or "none")
-    if old.list_map_keys != new.list_map_keys:
-        add("map-keys-changed", ", ".join(old.list_map_keys) or "none",
-            ", ".join(new.list_map_keys) or "none")
-    if old.map_type != new.map_type:
-        add("map-type-changed", old.map_type or "none", new.map_type or "none")
-    if (old.patch_strategy, old.patch_merge_key) != (new.patch_strategy, new.patch_merge_key):
-        add("patch-changed", _patch(old), _patch(new))
-    out.extend(description_changes(old.description, new.description, where, new.name))
-    return out
-
-
-def description_changes(old: str, new: str, where: Change, field_name: str = "") -> list[Change]:
-    """Description word diff plus feature gates mentioned or no longer mentioned."""
-    out: list[Change] = []
-    words = word_changes(old, new)
-    if words:
-        out.append(Change("description-changed", "info", where.group, where.api_version, where.model,
-                          field_name, old, new, words))
-        old_gates = {g.name for g in feature_gates(old)}
-        new_gates = {g.name for g in feature_gates(new)}
-        for gate in sorted(new_gates - old_gates):
-            out.append(Change("gate-added", "info", where.group, where.api_version, where.model,
-                              field_name, None, gate))
-        for gate in sorted(old_gates - new_gates):
-            out.append(Change("gate-removed", "info", where.group, where.api_version, where.model,
-                              field_name, gate, None))
-    return out
-
-
 def _required(value: bool) -> str:
     return "required" if value else "optional"
 
 
 def _values(values: tuple[Any, ...]) -> str:
-    return ", ".join(_value(v) for v in values) or "none"
+    return ", ".join(value_text(v) for v in values) or "none"
 
 
 def _patch(f: Field) -> str:
@@ -311,27 +345,251 @@ def _patch(f: Field) -> str:
     return f.patch_strategy + (f" (merge key {f.patch_merge_key})" if f.patch_merge_key else "")
 
 
-def diff_models(old: Model, new: Model, where: Change) -> tuple[list[Change], list[FieldChange]]:
+def _list_semantics(f: Field) -> str:
+    """``atomic`` · ``set`` · ``map (keys a, b)`` as written (``none`` when unset)."""
+    if not f.list_type:
+        return "none"
+    if f.list_type == "map" and f.list_map_keys:
+        return f"map (keys {', '.join(f.list_map_keys)})"
+    return f.list_type
+
+
+# -- merge semantics --------------------------------------------------------------------------
+def apply_semantics(f: Field) -> str:
+    """What server-side apply does with a list field: an unset list type falls back to the patch
+    strategy (``merge`` with a merge key → a map keyed by it), else ``atomic``
+    (kube-openapi ``schemaconv``)."""
+    if f.list_type in ("atomic", "set"):
+        return f.list_type
+    if f.list_type == "map":
+        return "map (keys " + ", ".join(f.list_map_keys) + ")"
+    if f.list_type:
+        return "atomic"
+    if "merge" in f.patch_strategy.split(",") and f.patch_merge_key:
+        return f"map (keys {f.patch_merge_key})"
+    if "merge" in f.patch_strategy.split(","):
+        return "set"
+    return "atomic"
+
+
+def patch_semantics(f: Field) -> str:
+    """What strategic merge patch does: lists merge by key or are replaced; objects may retain
+    keys; other types ignore the strategy."""
+    strategies = set(f.patch_strategy.split(",")) - {""}
+    if f.type.kind == "array":
+        if "merge" in strategies:
+            return f"merge by {f.patch_merge_key}" if f.patch_merge_key else "merge"
+        return "replace"
+    if f.type.kind in ("ref", "map", "object"):
+        return "retainKeys" if "retainKeys" in strategies else "merge"
+    return "n/a"
+
+
+def map_semantics(f: Field) -> str:
+    return "atomic" if f.map_type == "atomic" else "granular"
+
+
+# -- classification ---------------------------------------------------------------------------
+@dataclass
+class _Context:
+    """Where a change is and what classifies it."""
+
+    group: str
+    api_version: str
+    model: str
+    is_list: bool = False
+    comparer: StructureComparer | None = None
+    out: list[Change] = field(default_factory=list)
+
+    @property
+    def base_stability(self) -> str:
+        return version_stability(self.api_version)
+
+    def add(self, kind: str, severity: str, field_name: str, old: str | None, new: str | None,
+            maturity: str = "", reason: str = "", alpha_only: bool = False,
+            words: tuple[WordChange, ...] = ()) -> None:
+        level = least_stable(self.base_stability, maturity)
+        self.out.append(Change(kind, severity, self.group, self.api_version, self.model,
+                               field_name, old, new, words, level,
+                               policy_of(kind, severity, level, alpha_only), reason))
+
+
+def policy_of(kind: str, severity: str, level: str, alpha_only: bool = False,
+              window_kept: bool = True) -> str:
+    """``violation`` when the deprecation policy forbids the change (see the module doc)."""
+    if severity != "breaking" or level == "alpha" or alpha_only:
+        return "allowed"
+    if kind in ("api-version-removed", "model-removed") and level == "beta":
+        return "allowed" if window_kept else "violation"
+    return "violation"
+
+
+def field_changes(old: Field, new: Field, where: Change,
+                  comparer: StructureComparer | None = None, is_list: bool = False) -> list[Change]:
+    """Changes of one field present on both sides; ``where`` supplies group/version/model."""
+    ctx = _Context(where.group, where.api_version, where.model, is_list, comparer)
+    _field_changes(old, new, ctx)
+    return ctx.out
+
+
+def _field_changes(old: Field, new: Field, ctx: _Context) -> None:
+    name = new.name
+    maturity = field_maturity(old.description) or field_maturity(new.description)
+    list_reason = LIST_KIND_REASON if ctx.is_list else ""
+
+    if type_text(old.type) != type_text(new.type) or (
+            old.type.referenced() != new.type.referenced() and ctx.comparer is not None):
+        severity, reason, alpha_only = _type_change(old.type, new.type, ctx.comparer)
+        if type_text(old.type) != type_text(new.type) or severity != "info":
+            ctx.add("type-changed", severity, name, type_text(old.type), type_text(new.type),
+                    maturity, reason, alpha_only)
+    if old.required != new.required:
+        if not new.required:
+            severity, reason = "info", ""
+        elif list_reason:
+            severity, reason = "info", list_reason
+        elif new.has_default:
+            severity, reason = "warning", "the server defaults it"
+        else:
+            severity, reason = "breaking", "no default"
+        ctx.add("required-changed", severity, name, _required(old.required),
+                _required(new.required), maturity, reason)
+    if old.enum != new.enum:
+        severity, reason = _enum_change(old.enum, new.enum)
+        ctx.add("enum-changed", severity, name, _values(old.enum), _values(new.enum), maturity,
+                reason)
+    if (old.has_default, old.default) != (new.has_default, new.default):
+        ctx.add("default-changed", "warning", name,
+                value_text(old.default) if old.has_default else "none",
+                value_text(new.default) if new.has_default else "none", maturity,
+                "objects that omit it may behave differently")
+    _merge_changes(old, new, ctx, maturity, list_reason)
+    ctx.out.extend(description_changes(old.description, new.description, _where(ctx), name,
+                                       least_stable(ctx.base_stability, maturity)))
+
+
+def _type_change(old: TypeRef, new: TypeRef,
+                 comparer: StructureComparer | None) -> tuple[str, str, bool]:
+    """(severity, reason, only alpha fields affected) of a type change."""
+    if comparer is not None and (old.referenced() or new.referenced()):
+        result: Comparison = comparer.compare(old, new)
+        if result.verdict == "same":
+            return "info", result.reason(), False
+        return ("breaking" if result.breaking else "info"), result.reason(), result.alpha_only
+    if narrows(old, new):
+        return "breaking", "narrowed", False
+    return "info", "widened", False
+
+
+def _enum_change(old: tuple[Any, ...], new: tuple[Any, ...]) -> tuple[str, str]:
+    old_values = {value_text(v) for v in old}
+    new_values = {value_text(v) for v in new}
+    if not new:
+        return "info", "any value accepted now"
+    if not old:
+        return "breaking", "values now limited to the listed ones"
+    removed, added = sorted(old_values - new_values), sorted(new_values - old_values)
+    if removed:
+        return "breaking", "values removed: " + ", ".join(removed)
+    if added:
+        return "warning", ("values added: " + ", ".join(added)
+                           + "; clients with exhaustive switches may need updating")
+    return "info", "same values, new order"
+
+
+def _merge_changes(old: Field, new: Field, ctx: _Context, maturity: str, list_reason: str) -> None:
+    """List type, map keys, map type and patch strategy, classed by what server-side apply and
+    strategic merge patch do."""
+    is_list = old.type.kind == "array" and new.type.kind == "array"
+    is_object = old.type.kind in ("ref", "map", "object") and new.type.kind in ("ref", "map", "object")
+    apply_changed = is_list and apply_semantics(old) != apply_semantics(new)
+    patch_changed = patch_semantics(old) != patch_semantics(new)
+
+    def classify(changed: bool, applies: bool, what: str) -> tuple[str, str]:
+        if not applies:
+            return "info", "no effect on this type"
+        if not changed:
+            return "info", f"same {what}"
+        if list_reason:
+            return "info", list_reason
+        return "breaking", f"{what} changes"
+
+    if (old.list_type, old.list_map_keys) != (new.list_type, new.list_map_keys):
+        sev, why = classify(apply_changed, is_list, "server-side apply merge")
+        if sev == "breaking":
+            why = f"server-side apply: {apply_semantics(old)} → {apply_semantics(new)}"
+        if old.list_type == new.list_type:
+            ctx.add("map-keys-changed", sev, new.name, ", ".join(old.list_map_keys) or "none",
+                    ", ".join(new.list_map_keys) or "none", maturity, why)
+        else:
+            ctx.add("list-type-changed", sev, new.name, _list_semantics(old), _list_semantics(new),
+                    maturity, why)
+    if old.map_type != new.map_type:
+        changed = map_semantics(old) != map_semantics(new)
+        sev, why = classify(changed, is_object, "server-side apply merge")
+        ctx.add("map-type-changed", sev, new.name, old.map_type or "none", new.map_type or "none",
+                maturity, why)
+    if (old.patch_strategy, old.patch_merge_key) != (new.patch_strategy, new.patch_merge_key):
+        changed = patch_changed or (apply_changed and not (old.list_type or new.list_type))
+        sev, why = classify(changed, is_list or is_object, "strategic merge patch")
+        if changed and sev == "breaking":
+            why = f"strategic merge patch: {patch_semantics(old)} → {patch_semantics(new)}"
+        ctx.add("patch-changed", sev, new.name, _patch(old), _patch(new), maturity, why)
+
+
+def _where(ctx: _Context) -> Change:
+    return Change("", "info", ctx.group, ctx.api_version, ctx.model)
+
+
+def description_changes(old: str, new: str, where: Change, field_name: str = "",
+                        level: str = "") -> list[Change]:
+    """Description word diff plus feature gates mentioned or no longer mentioned."""
+    out: list[Change] = []
+    words = word_changes(old, new)
+    level = level or version_stability(where.api_version)
+    if words:
+        out.append(Change("description-changed", "info", where.group, where.api_version,
+                          where.model, field_name, old, new, words, level))
+        old_gates = {g.name for g in feature_gates(old)}
+        new_gates = {g.name for g in feature_gates(new)}
+        for gate in sorted(new_gates - old_gates):
+            out.append(Change("gate-added", "info", where.group, where.api_version, where.model,
+                              field_name, None, gate, stability=level))
+        for gate in sorted(old_gates - new_gates):
+            out.append(Change("gate-removed", "info", where.group, where.api_version, where.model,
+                              field_name, gate, None, stability=level))
+    return out
+
+
+def diff_models(old: Model, new: Model, where: Change,
+                comparer: StructureComparer | None = None) -> tuple[list[Change], list[FieldChange]]:
     """Model-level changes and per-field changes between two versions of one model."""
     model_level = description_changes(old.description, new.description, where)
     fields: list[FieldChange] = []
     old_fields = {f.name: f for f in old.fields}
     new_fields = {f.name: f for f in new.fields}
-    av = where.api_version
+    is_list = old.is_list and new.is_list
     for name in sorted(old_fields.keys() | new_fields.keys()):
         before, after = old_fields.get(name), new_fields.get(name)
+        ctx = _Context(where.group, where.api_version, where.model, is_list, comparer)
         if before is None and after is not None:
-            change = Change("field-added", classify(av, after.required), where.group, av, where.model,
-                            name, None, type_text(after.type) + (" (required)" if after.required else ""))
-            fields.append(FieldChange(name, "added", (change,)))
+            if after.required and not is_list:
+                severity, reason = (("warning", "the server defaults it") if after.has_default
+                                    else ("breaking", "added as required, no default"))
+            else:
+                severity, reason = "info", ""
+            ctx.add("field-added", severity, name, None,
+                    type_text(after.type) + (" (required)" if after.required else ""),
+                    field_maturity(after.description), reason)
+            fields.append(FieldChange(name, "added", tuple(ctx.out)))
         elif after is None and before is not None:
-            change = Change("field-removed", classify(av, True), where.group, av, where.model, name,
-                            type_text(before.type), None)
-            fields.append(FieldChange(name, "removed", (change,)))
+            ctx.add("field-removed", "breaking", name, type_text(before.type), None,
+                    field_maturity(before.description))
+            fields.append(FieldChange(name, "removed", tuple(ctx.out)))
         elif before is not None and after is not None:
-            changes = field_changes(before, after, where)
-            if changes:
-                fields.append(FieldChange(name, "changed", tuple(changes)))
+            _field_changes(before, after, ctx)
+            if ctx.out:
+                fields.append(FieldChange(name, "changed", tuple(ctx.out)))
     return model_level, fields
 
 
@@ -356,8 +614,10 @@ def api_groups(api: ApiSpec) -> dict[tuple[str, str], str]:
     by_group: dict[str, str] = {}
     for model in api.models.values():
         for gvk in model.gvks:
-            if gvk.group.split(".")[0] == model.group:
-                name = gvk.group
+            if gvk.group.split(".")[0] == model.group or (
+                    gvk.kind == model.kind and gvk.version == model.api_version
+                    and model.group not in ("meta", "common")):
+                name = gvk.group or "core"
             elif not gvk.group and model.group == "core":
                 name = "core"
             else:
@@ -369,22 +629,27 @@ def api_groups(api: ApiSpec) -> dict[tuple[str, str], str]:
     return {gv: exact.get(gv, by_group[gv[0]]) for gv in sorted(versions)}
 
 
-def diff_apis(old: ApiSpec, new: ApiSpec) -> ApiDiff:
-    """Every change from ``old`` to ``new``."""
+def diff_apis(old: ApiSpec, new: ApiSpec, history: History | None = None) -> ApiDiff:
+    """Every change from ``old`` to ``new``; ``history`` (earlier releases) dates replacements
+    and beta lifetimes. Known differences of bundled data that can affect the result become
+    ``notes``."""
     groups = {**api_groups(old), **api_groups(new)}
 
     def api_group(group: str, api_version: str) -> str:
         return groups.get((group, api_version), group)
 
+    guide = Guide(old, new, api_group, history)
+    comparer = StructureComparer(old, new)
     old_index, new_index = _model_index(old), _model_index(new)
     old_versions = {(k[0], k[1]) for k in old_index if k[1]}
     new_versions = {(k[0], k[1]) for k in new_index if k[1]}
+    removed_versions = old_versions - new_versions
     version_changes = [
-        Change("api-version-added", "info", api_group(*gv), gv[1])
+        Change("api-version-added", "info", api_group(*gv), gv[1], stability=version_stability(gv[1]))
         for gv in new_versions - old_versions
     ] + [
-        Change("api-version-removed", classify(gv[1], True), api_group(*gv), gv[1])
-        for gv in old_versions - new_versions
+        _version_removed(api_group(*gv), gv[1], old, guide, new.version)
+        for gv in removed_versions
     ]
     version_changes.sort(key=lambda c: (c.group, api_version_sort_key(c.api_version), c.change))
 
@@ -393,20 +658,57 @@ def diff_apis(old: ApiSpec, new: ApiSpec) -> ApiDiff:
                       key=lambda k: (k[0], api_version_sort_key(k[1]), k[2])):
         group, av, kind = key
         before, after = old_index.get(key), new_index.get(key)
-        where = Change("", "info", api_group(group, av), av, kind)
+        ag = api_group(group, av)
+        where = Change("", "info", ag, av, kind)
+        level = version_stability(av)
         if after is not None and before is None:
-            added = Change("model-added", "info", where.group, av, kind)
-            models.append(ModelChange(group, where.group, av, kind, "added", "", after.name,
+            added = Change("model-added", "info", ag, av, kind, stability=level)
+            models.append(ModelChange(group, ag, av, kind, "added", "", after.name,
                                       after.is_kind, (added,)))
         elif before is not None and after is None:
-            removed = Change("model-removed", classify(av, True), where.group, av, kind)
-            models.append(ModelChange(group, where.group, av, kind, "removed", before.name, "",
+            if (group, av) in removed_versions:
+                continue  # the API version's own entry says it all
+            removed = _model_removed(before, ag, av, kind, guide, new.version)
+            models.append(ModelChange(group, ag, av, kind, "removed", before.name, "",
                                       before.is_kind, (removed,)))
         elif before is not None and after is not None:
-            model_level, fields = diff_models(before, after, where)
+            model_level, fields = diff_models(before, after, where, comparer)
             if model_level or fields:
-                models.append(ModelChange(group, where.group, av, kind, "changed", before.name,
+                models.append(ModelChange(group, ag, av, kind, "changed", before.name,
                                           after.name, after.is_kind, tuple(model_level),
                                           tuple(fields)))
     return ApiDiff(old.version, new.version, old.source, new.source, tuple(version_changes),
-                   tuple(models))
+                   tuple(models), data_notes(old.source, new.source))
+
+
+def _version_removed(api_group: str, version: str, old: ApiSpec, guide: Guide,
+                     new_release: str) -> Change:
+    level = version_stability(version)
+    replacements = tuple(r for kind in guide.kinds_of(api_group, version)
+                         for r in guide.replacements(api_group, kind))
+    definitions = [m.name for m in old.models.values()
+                   if m.api_version == version and guide.old_kinds.get((api_group, version), {})
+                   .get(m.kind) is m]
+    window = guide.beta_window_kept(definitions) if level == "beta" else True
+    reason = f"not served in {new_release}"
+    if level == "beta" and not window:
+        reason += "; served for fewer than 3 releases"
+    return Change("api-version-removed", "breaking", api_group, version, stability=level,
+                  policy=policy_of("api-version-removed", "breaking", level, window_kept=window),
+                  reason=reason, replacements=replacements,
+                  guidance=guidance(replacements, new_release) if replacements else "")
+
+
+def _model_removed(before: Model, api_group: str, version: str, kind: str, guide: Guide,
+                   new_release: str) -> Change:
+    level = version_stability(version)
+    if not before.is_kind or before.is_list:
+        reason = "a list kind" if before.is_kind else "not a kind: fields using it are listed"
+        return Change("model-removed", "info", api_group, version, kind, stability=level,
+                      reason=reason)
+    replacements = guide.replacements(api_group, kind)
+    window = guide.beta_window_kept([before.name]) if level == "beta" else True
+    return Change("model-removed", "breaking", api_group, version, kind, stability=level,
+                  policy=policy_of("model-removed", "breaking", level, window_kept=window),
+                  reason=f"not served in {new_release}",
+                  replacements=replacements, guidance=guidance(replacements, new_release))

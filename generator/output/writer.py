@@ -180,3 +180,12 @@ def read_tree(root: Path) -> dict[str, str]:
         raise UsageError(f"{root} is not a directory")
     return {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
             for p in sorted(root.rglob("*.md")) if p.is_file()}
+
+
+def append_text(path: Path, text: str) -> None:
+    """Append ``text`` to a file another program owns (``$GITHUB_STEP_SUMMARY``)."""
+    try:
+        with path.open("a", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot append the report: {exc.strerror}") from None

@@ -1,44 +1,92 @@
-"""A release diff as text, Markdown, JSON or GitHub workflow annotations (``diff --format``)."""
+"""A release diff as text, JSON, GitHub workflow annotations or PR-comment Markdown
+(``diff --format``), and the documented diff JSON schema (README "Diff JSON format")."""
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+import re
+from typing import Any
 
-from generator.analysis.diff import ApiDiff, Change
+from generator.analysis.diff import SEVERITIES, ApiDiff, Change
+from generator.analysis.known_data import note_text, subject
+from generator.analysis.upgrades import guidance
 from generator.errors import one_line
-from generator.model.gvk import stability
+from generator.sources.known_differences import KnownDifference
 
-if TYPE_CHECKING:
-    import jinja2
-
-GITHUB_COMMANDS = {"breaking": "error", "warning": "warning", "info": "notice"}
-
-
-def summary_line(diff: ApiDiff) -> str:
-    totals = diff.totals()
-    return (f"{one_line(diff.old_version)} → {one_line(diff.new_version)}: "
-            f"{len(diff.changes())} changes ({totals['breaking']} breaking, "
-            f"{totals['warning']} warning, {totals['info']} info)")
+DIFF_SCHEMA_VERSION = 1
+GITHUB_COMMANDS = {"breaking": "error", "warning": "warning"}
+GITHUB_SHOWN = 10
+"""Annotations GitHub displays per step and type (errors, warnings); more are not shown."""
 
 
-def format_text(diff: ApiDiff) -> str:
-    lines = [summary_line(diff)]
-    lines += [f"{c.severity:<8} {one_line(c.message, 400)}" for c in diff.changes()]
-    return "\n".join(lines) + "\n"
+# -- JSON -------------------------------------------------------------------------------------
+def diff_to_dict(diff: ApiDiff) -> dict[str, Any]:
+    """The documented, stable JSON form of a diff (README "Diff JSON format")."""
+    return {
+        "schemaVersion": DIFF_SCHEMA_VERSION,
+        "old": {"version": diff.old_version, "source": diff.old_source},
+        "new": {"version": diff.new_version, "source": diff.new_source},
+        "summary": {**diff.totals(), "total": len(diff.changes()),
+                    "violations": sum(c.policy == "violation" for c in diff.changes())},
+        "notes": [note_dict(n) for n in diff.notes],
+        "changes": [change_dict(c) for c in diff.changes()],
+    }
+
+
+def change_dict(c: Change) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "change": c.change, "severity": c.severity, "group": c.group, "apiVersion": c.api_version,
+        "stability": c.stability, "policy": c.policy,
+        "model": c.model or None, "field": c.field or None, "old": c.old, "new": c.new,
+        "reason": c.reason or None,
+        "replacement": [
+            {"kind": r.kind, "apiVersion": r.api_version or None, "since": r.since or None,
+             "sinceOrEarlier": r.since_or_earlier, "servedInOld": r.served_in_old}
+            for r in c.replacements
+        ] if c.replacements else None,
+        "message": c.message,
+    }
+    if c.words:
+        out["words"] = [{"before": w.before, "old": w.old, "new": w.new, "after": w.after}
+                        for w in c.words]
+    return out
+
+
+def note_dict(d: KnownDifference) -> dict[str, Any]:
+    return {"release": d.release, "definition": d.definition, "subject": subject(d),
+            "field": d.field or None, "aspect": d.aspect, "bundled": d.bundled,
+            "upstream": d.upstream, "message": note_text(d)}
 
 
 def format_json(diff: ApiDiff) -> str:
     return json.dumps(diff_to_dict(diff), indent=1, ensure_ascii=False) + "\n"
 
 
-def format_markdown(diff: ApiDiff, env: jinja2.Environment) -> str:
-    from generator.render.pages import render_changes
-    from generator.views.changes import changes_page
+# -- text -------------------------------------------------------------------------------------
+def summary_line(diff: ApiDiff) -> str:
+    totals = diff.totals()
+    violations = sum(c.policy == "violation" for c in diff.changes())
+    return (f"{one_line(diff.old_version)} → {one_line(diff.new_version)}: "
+            f"{len(diff.changes())} changes ({totals['breaking']} breaking, "
+            f"{totals['warning']} warning, {totals['info']} info; "
+            f"{violations} against the deprecation policy)")
 
-    return render_changes(changes_page(diff), env)
+
+def _tags(c: Change) -> str:
+    return f"[{c.stability}" + (", policy violation]" if c.policy == "violation" else "]")
 
 
+def format_text(diff: ApiDiff) -> str:
+    lines = [summary_line(diff)]
+    lines += [f"{c.severity:<8} {one_line(c.message, 600)} {_tags(c)}" for c in diff.changes()]
+    lines += [f"note: {one_line(note_text(n), 400)}" for n in diff.notes]
+    if diff.notes:
+        lines.append("note: the bundled data above differs from upstream where this diff looks; "
+                     "compare upstream documents for exact results")
+    return "\n".join(lines) + "\n"
+
+
+# -- GitHub -----------------------------------------------------------------------------------
 def _escape_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
@@ -51,39 +99,113 @@ def github_line(change: Change, file: str = "") -> str:
     """``::error file=swagger.json,title=…::message`` (workflow command syntax, escaped)."""
     props = [f"file={_escape_property(file)}"] if file else []
     props.append(f"title={_escape_property(f'{change.change} ({change.severity})')}")
-    return f"::{GITHUB_COMMANDS[change.severity]} {','.join(props)}::{_escape_data(change.message)}"
+    message = f"{change.message} {_tags(change)}"
+    return f"::{GITHUB_COMMANDS[change.severity]} {','.join(props)}::{_escape_data(one_line(message, 2000))}"
 
 
-def format_github(diff: ApiDiff, file: str = "") -> str:
-    """One annotation per change (breaking → error, warning → warning, info → notice)."""
-    lines = [github_line(c, file) for c in diff.changes()]
-    lines.append(f"::notice title=k8s-api-docs diff::{_escape_data(summary_line(diff))}")
+def format_github(diff: ApiDiff, file: str = "", summary_written: bool = False) -> str:
+    """Workflow annotations: breaking → ``::error``, warning → ``::warning``, at most
+    ``GITHUB_SHOWN`` of each (what GitHub displays per step), then one ``::notice`` with the
+    totals and how many were not annotated. Info changes are never annotated. ``file`` is the
+    new spec relative to the working directory (empty: none)."""
+    changes = diff.changes()
+    lines, hidden = [], []
+    for severity in ("breaking", "warning"):
+        matching = [c for c in changes if c.severity == severity]
+        lines += [github_line(c, file) for c in matching[:GITHUB_SHOWN]]
+        if len(matching) > GITHUB_SHOWN:
+            hidden.append(f"{len(matching) - GITHUB_SHOWN} more {severity}")
+    info = diff.totals()["info"]
+    if info:
+        hidden.append(f"{info} info")
+    text = summary_line(diff)
+    if hidden:
+        where = ("the full report is in the step summary" if summary_written
+                 else "run diff --format text or markdown for the full report")
+        text += f". Not annotated: {', '.join(hidden)}; {where}"
+    if diff.notes:
+        text += (f". {len(diff.notes)} known differences of the bundled data from upstream "
+                 "can affect this result")
+    lines.append(f"::notice title=k8s-api-docs diff::{_escape_data(text)}")
     return "\n".join(lines) + "\n"
 
 
-DIFF_SCHEMA_VERSION = 1
-"""Version of the diff JSON form; keys are only added within a version."""
+# -- Markdown for a pull-request comment ------------------------------------------------------
+_GFM_SPECIAL = re.compile(r"([\\`*_\[\]|~&$])")
 
 
-def diff_to_dict(diff: ApiDiff) -> dict[str, Any]:
-    """The documented, stable JSON form of a diff (README "Diff JSON format")."""
-    return {
-        "schemaVersion": DIFF_SCHEMA_VERSION,
-        "old": {"version": diff.old_version, "source": diff.old_source},
-        "new": {"version": diff.new_version, "source": diff.new_source},
-        "summary": {**diff.totals(), "total": len(diff.changes())},
-        "changes": [change_dict(c) for c in diff.changes()],
-    }
+def gfm_text(text: str) -> str:
+    """One line of GitHub-flavoured Markdown whose characters are all literal: no HTML (``<``
+    and ``>`` become entities), links, emphasis, math or @mentions."""
+    flat = _GFM_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+    flat = flat.replace("<", "&lt;").replace(">", "&gt;")
+    return flat.replace("@", "@\u200b")  # no @mention
 
 
-def change_dict(c: Change) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "change": c.change, "severity": c.severity, "group": c.group, "apiVersion": c.api_version,
-        "stability": stability(c.api_version) if c.api_version else "ga",
-        "model": c.model or None, "field": c.field or None, "old": c.old, "new": c.new,
-        "message": c.message,
-    }
-    if c.words:
-        out["words"] = [{"before": w.before, "old": w.old, "new": w.new, "after": w.after}
-                        for w in c.words]
-    return out
+def gfm_code(text: str) -> str:
+    """An inline code span holding ``text`` verbatim (one line); text with ``<`` or ``>`` is
+    escaped text instead, so the report never contains anything that looks like a tag."""
+    flat = " ".join(str(text).split())
+    if "<" in flat or ">" in flat:
+        return gfm_text(flat)
+    longest = max((len(run) for run in re.findall(r"`+", flat)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if flat.startswith("`") or flat.endswith("`") or not flat else ""
+    return f"{fence}{pad}{flat}{pad}{fence}"
+
+
+def _clip(text: str, limit: int = 100) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _markdown_item(c: Change, new_release: str) -> str:
+    label = c.change.replace("-", " ")
+    parts = [f"- {gfm_code(c.subject)} {label}"]
+    if c.change == "description-changed":
+        hunks = [f"{gfm_code(_clip(w.old)) if w.old else '∅'} → "
+                 f"{gfm_code(_clip(w.new)) if w.new else '∅'}"
+                 for w in c.words[:3]]
+        parts.append(": " + "; ".join(hunks) + ("; …" if len(c.words) > 3 else ""))
+    elif c.old is not None and c.new is not None:
+        parts.append(f": {gfm_code(_clip(c.old))} → {gfm_code(_clip(c.new))}")
+    elif c.new or c.old:
+        parts.append(f": {gfm_code(_clip(c.new or c.old or ''))}")
+    details = [gfm_text(c.reason)] if c.reason else []
+    if c.replacements:
+        details.append(guidance(c.replacements, new_release, gfm_code, gfm_text))
+    details.append(c.stability + (", **policy violation**" if c.policy == "violation" else ""))
+    return "".join(parts) + " — " + "; ".join(details)
+
+
+def format_markdown(diff: ApiDiff, old_label: str = "", new_label: str = "") -> str:
+    """Plain GitHub-flavoured Markdown for a PR comment or step summary: totals, breaking and
+    warning changes, info changes collapsed in ``<details>`` (the only HTML), data notes."""
+    changes = diff.changes()
+    totals = diff.totals()
+    violations = sum(c.policy == "violation" for c in changes)
+    out = [f"## API changes from {gfm_text(diff.old_version)} to {gfm_text(diff.new_version)}",
+           "",
+           f"Compared {gfm_code(old_label or diff.old_source)} → "
+           f"{gfm_code(new_label or diff.new_source)}: **{totals['breaking']} breaking**, "
+           f"{totals['warning']} warning, {totals['info']} info; {violations} against the "
+           "Kubernetes deprecation policy.", ""]
+    titles = {"breaking": "Breaking", "warning": "Warning", "info": "Info"}
+    for severity in SEVERITIES:
+        matching = [c for c in changes if c.severity == severity]
+        if not matching:
+            continue
+        items = [_markdown_item(c, diff.new_version) for c in matching]
+        if severity == "info":
+            out += ["<details>", f"<summary>{titles[severity]} ({len(matching)})</summary>", "",
+                    *items, "", "</details>", ""]
+        else:
+            out += [f"### {titles[severity]} ({len(matching)})", "", *items, ""]
+    if not changes:
+        out += ["No differences.", ""]
+    if diff.notes:
+        out += ["### Data notes", "",
+                "The bundled data differs from upstream in ways that can change this result:", ""]
+        out += [f"- {gfm_text(note_text(n))}" for n in diff.notes]
+        out.append("")
+    return "\n".join(out).rstrip("\n") + "\n"

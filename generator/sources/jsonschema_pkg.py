@@ -102,3 +102,20 @@ def load_jsonschema_document(document: Any, origin: str, sha256: str = "") -> Ra
     for schema in definitions.values():
         drop_gvk_enums(schema)
     return RawDocument(origin, "kubernetes-validate", definitions, pointers, sha256)
+
+
+class PackageHistory:
+    """Which definitions each release of the package has (``analysis.upgrades.History``): a
+    presence check searches the release's raw file (read once per process, never parsed)."""
+
+    def __init__(self) -> None:
+        self.releases: tuple[str, ...] = tuple(available_versions())
+        self._data: dict[str, bytes] = {}
+
+    def has(self, release: str, definition: str) -> bool:
+        if release not in self.releases:
+            return False
+        data = self._data.get(release)
+        if data is None:
+            data = self._data[release] = package_bytes(release)
+        return f'"{definition}"'.encode() in data

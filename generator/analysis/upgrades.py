@@ -1,0 +1,180 @@
+"""Upgrade guidance: for a group/version or kind no longer served, what to use instead.
+
+The deprecation guide computed for any pair of releases: the same kind served by another version
+of the same API group in the new release (most stable first) and since which release it is
+served. When that version is not served by the old release too, the most stable version served
+by both is named as well: manifests can move to it before the upgrade.
+
+"Since" comes from a ``History`` (the releases ``kubernetes-validate`` ships): the first release
+of the unbroken run of releases, ending just before the new one, whose definitions have the
+replacement. A run reaching the oldest known release is reported as "or earlier".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from generator.model.ordering import api_version_sort_key
+from generator.model.types import ApiSpec, Model
+
+BETA_WINDOW = 3
+"""Releases a beta API version is served at least (after its deprecation, which comes at the
+earliest with its introduction) before it may be removed: Kubernetes deprecation policy, rule 4a."""
+
+
+class History(Protocol):
+    """Which definitions earlier releases have (cheap presence checks)."""
+
+    @property
+    def releases(self) -> Sequence[str]:
+        """Every known release, oldest first."""
+        ...
+
+    def has(self, release: str, definition: str) -> bool:
+        """Whether ``release`` has a definition named ``definition``."""
+        ...
+
+
+def release_number(label: str) -> tuple[int, int] | None:
+    """``1.32`` → (1, 32); ``swagger-1.33.json`` → (1, 33); labels without one → None."""
+    match = re.search(r"(?<![\d.])(\d+)\.(\d+)(?![\d])", label)
+    return (int(match[1]), int(match[2])) if match else None
+
+
+@dataclass(frozen=True, slots=True)
+class Replacement:
+    """One way to keep using ``kind`` in the new release (``api_version`` empty: none)."""
+
+    kind: str
+    api_version: str = ""
+    """As written in ``apiVersion``: ``flowcontrol.apiserver.k8s.io/v1`` (``v1`` for core)."""
+    since: str = ""
+    """First release known to serve it (empty when unknown)."""
+    since_or_earlier: bool = False
+    """``since`` is the oldest release known: it may be served longer."""
+    served_in_old: bool = False
+    """The old release serves it too: manifests can move before the upgrade."""
+
+    @property
+    def served_since(self) -> str:
+        if not self.since:
+            return ""
+        return f"served since {self.since}" + (" or earlier" if self.since_or_earlier else "")
+
+
+def api_version_text(api_group: str, version: str) -> str:
+    """What goes in ``apiVersion``: ``v1`` for the core group, else ``group/version``."""
+    return version if api_group in ("", "core") else f"{api_group}/{version}"
+
+
+def guidance(replacements: Iterable[Replacement], new_release: str,
+             code: Callable[[str], str] = str, text: Callable[[str], str] = str) -> str:
+    """``use a/v1 (served since 1.29) for FlowSchema, PriorityLevelConfiguration``; kinds
+    without a replacement: ``no replacement in 1.32 for X``. ``code`` formats API versions,
+    ``text`` release labels and kinds (Markdown escaping)."""
+    by_option: dict[tuple[str, ...], list[str]] = {}
+    for kind, options in _per_kind(replacements):
+        texts = []
+        for r in options:
+            if not r.api_version:
+                continue
+            details = [t for t in (r.served_since, "also served by the old release"
+                                   if r.served_in_old and len(options) > 1 else "") if t]
+            texts.append(code(r.api_version) + (f" ({text(', '.join(details))})" if details else ""))
+        by_option.setdefault(tuple(texts), []).append(text(kind))
+    parts = []
+    for texts, kinds in by_option.items():
+        if texts:
+            parts.append(f"use {' or '.join(texts)} for {', '.join(kinds)}")
+        else:
+            parts.append(f"no replacement in {text(new_release)} for {', '.join(kinds)}")
+    return "; ".join(parts)
+
+
+def _per_kind(replacements: Iterable[Replacement]) -> list[tuple[str, list[Replacement]]]:
+    out: dict[str, list[Replacement]] = {}
+    for r in replacements:
+        out.setdefault(r.kind, []).append(r)
+    return list(out.items())
+
+
+def served_kinds(api: ApiSpec, api_group_of) -> dict[tuple[str, str], dict[str, Model]]:  # type: ignore[no-untyped-def]
+    """(API group as written, version) → kind → model, for kinds other than ``*List``."""
+    out: dict[tuple[str, str], dict[str, Model]] = {}
+    for model in api.models.values():
+        if not model.is_kind or model.is_list or not model.api_version:
+            continue
+        if not any(g.version == model.api_version and g.kind == model.kind for g in model.gvks):
+            continue  # a shared kind (WatchEvent…) declared for other groups
+        key = (api_group_of(model.group, model.api_version), model.api_version)
+        out.setdefault(key, {}).setdefault(model.kind, model)
+    return out
+
+
+class Guide:
+    """Replacements of unserved kinds between two releases."""
+
+    def __init__(self, old: ApiSpec, new: ApiSpec, api_group_of, history: History | None = None) -> None:  # type: ignore[no-untyped-def]
+        self.old, self.new, self.history = old, new, history
+        self.old_kinds = served_kinds(old, api_group_of)
+        self.new_kinds = served_kinds(new, api_group_of)
+        self._earlier = self._earlier_releases(new.version)
+
+    def _earlier_releases(self, label: str) -> list[str]:
+        """Known releases before ``label``, newest first (none when ``label`` has no number)."""
+        number = release_number(label)
+        if self.history is None or number is None:
+            return []
+        return [r for r in reversed(self.history.releases)
+                if (n := release_number(r)) is not None and n < number]
+
+    def kinds_of(self, api_group: str, version: str) -> list[str]:
+        """Kinds the old release serves in ``api_group``/``version``, sorted."""
+        return sorted(self.old_kinds.get((api_group, version), {}))
+
+    def replacements(self, api_group: str, kind: str) -> tuple[Replacement, ...]:
+        """Where ``kind`` of ``api_group`` is served in the new release: the most stable version,
+        plus the most stable one the old release serves too when that differs."""
+        versions = sorted((v for (g, v), kinds in self.new_kinds.items()
+                           if g == api_group and kind in kinds), key=api_version_sort_key)
+        if not versions:
+            return (Replacement(kind),)
+        in_old = [v for v in versions if kind in self.old_kinds.get((api_group, v), {})]
+        chosen = [versions[0]] + ([in_old[0]] if in_old and in_old[0] != versions[0] else [])
+        out = []
+        for version in chosen:
+            model = self.new_kinds[(api_group, version)][kind]
+            since, earlier = self.first_served(model.name, version in in_old)
+            out.append(Replacement(kind, api_version_text(api_group, version), since, earlier,
+                                   version in in_old))
+        return tuple(out)
+
+    def first_served(self, definition: str, in_old: bool) -> tuple[str, bool]:
+        """(first release of the unbroken run of known releases ending with the new one that
+        has ``definition``, whether the run may go back further than what is known)."""
+        start = self.old.version if in_old else self.new.version
+        number = release_number(start)
+        if number is None:
+            return "", False
+        since, earlier = f"{number[0]}.{number[1]}", in_old
+        for release in self._earlier:
+            if release_number(release) >= number:  # type: ignore[operator]
+                continue
+            if not self.history or not self.history.has(release, definition):
+                return since, False
+            since, earlier = release, True
+        return since, earlier
+
+    def beta_window_kept(self, definitions: Iterable[str]) -> bool:
+        """Whether an API version whose definitions are ``definitions`` (in the old release) was
+        served for at least ``BETA_WINDOW`` releases before the new one (unknown → True)."""
+        names = list(definitions)
+        if self.history is None or not names:
+            return True
+        for run, release in enumerate(self._earlier):
+            if not any(self.history.has(release, n) for n in names):
+                return run >= BETA_WINDOW
+        return True  # served as far back as history goes
