@@ -23,6 +23,7 @@ from generator.model.types import ApiSpec
 from generator.render.env import template_error
 from generator.render.pages import SectionHook, render_changes, render_indexes, render_models
 from generator.sources import SourceOptions, available_versions, field_names, load_source, source_digest
+from generator.sources.jsonschema_pkg import PackageHistory
 from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.example_sections import ExampleSections
@@ -69,6 +70,12 @@ def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
 
 
 @cache
+def package_history() -> PackageHistory:
+    """Presence of definitions in every kubernetes-validate release (dates upgrade guidance)."""
+    return PackageHistory()
+
+
+@cache
 def _package_index(version: str) -> ReleaseIndex:
     """Index of a kubernetes-validate release (package data: made once per process)."""
     return index_fields(field_names(version))
@@ -97,7 +104,8 @@ def change_pages(version: str, site: Releases, pairs: Sequence[tuple[str, str]],
             old_api = select_groups(old_api, groups) if groups else old_api
             old_plan = None
         path = changes_path(plan, old, adjacent=old == previous)
-        pages.append(changes_page(diff_apis(old_api, api), path, plan, old_plan))
+        pages.append(changes_page(diff_apis(old_api, api, package_history()), path, plan,
+                                  old_plan))
     return pages
 
 

@@ -7,9 +7,10 @@ Links to the new release's pages are relative ``.md`` links; links to the old re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from generator.analysis.diff import SEVERITIES, ApiDiff, Change, ModelChange
+from generator.analysis.known_data import note_text
 from generator.model.gvk import stability
 from generator.views.properties import field_anchor
 from generator.views.site import SitePlan, relative, release_url
@@ -56,6 +57,8 @@ class ModelEntry:
     fields: tuple[FieldEntry, ...]
     old_href: str | None
     new_href: str | None
+    removal: Change | None = None
+    """The ``model-removed`` change (its reason and replacement guidance)."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,8 @@ class ChangesPage:
     groups: list[GroupEntry]
     up_href: str | None = None
     links: bool = True
+    notes: list[str] = field(default_factory=list)
+    """Known differences of bundled data from upstream that can affect this page."""
 
     @property
     def title(self) -> str:
@@ -128,6 +133,7 @@ def changes_page(diff: ApiDiff, path: str = "", new_plan: SitePlan | None = None
                 for (g, v), models in groups.items()],
         up_href=relative(path, new_plan.home) if new_plan else None,
         links=new_plan is not None,
+        notes=[note_text(n) for n in diff.notes],
     )
 
 
@@ -141,5 +147,6 @@ def _model_entry(model: ModelChange, new_href, old_href) -> ModelEntry:  # type:
         for f in model.fields
     )
     own = tuple(c for c in model.changes if c.change not in ("model-added", "model-removed"))
+    removal = next((c for c in model.changes if c.change == "model-removed"), None)
     return ModelEntry(model.kind, model.status, model.severity, model.is_kind, own, fields,
-                      old_href(model.old_name), new_href(model.new_name))
+                      old_href(model.old_name), new_href(model.new_name), removal)
