@@ -12,7 +12,8 @@ from conftest import FIXTURES, HOSTILE, SHARED, SPECS
 
 from generator.analysis.diff import ApiDiff, Change, diff_apis, narrows, word_changes
 from generator.analysis.upgrades import release_number
-from generator.build.pipeline import load_api
+from generator.build.pipeline import generate, load_api
+from generator.build.state import GeneratedSite
 from generator.cli import main
 from generator.config import Release
 from generator.model.normalize import build_api
@@ -375,3 +376,27 @@ def test_reserved_for_description_word_diff_32_to_256(shared: Path) -> None:
     assert [(w.old, w.new) for w in change.words] == [("32", "256")]
     assert "32 → 256" in change.summary
     assert change.severity == "info"
+
+
+# -- change pages -----------------------------------------------------------------------------
+def test_change_page_uses_the_same_classification(default_pages: GeneratedSite) -> None:
+    page = default_pages.pages["1.32/changes.md"]
+    totals = bundled_diff("1.31", "1.32").totals()
+    assert (f"| **All changes** | **{sum(totals.values())}** | **{totals['breaking']}** | "
+            f"**{totals['warning']}** | **{totals['info']}** |") in page
+    assert ('<span class="k8s-badge k8s-breaking">breaking</span> '
+            "<code>flowcontrol.apiserver.k8s.io/v1beta3</code> removed: not served in 1.32; use "
+            "flowcontrol.apiserver.k8s.io/v1 (served since 1.29) for FlowSchema, "
+            "PriorityLevelConfiguration") in page
+    assert "PodSchedulingContext" in page and "no replacement in 1.32 for PodSchedulingContext" in page
+    assert "ResourceSliceList.metadata field name: listMeta (upstream: metadata)" in page
+
+
+def test_change_page_and_field_notes_125_to_126() -> None:
+    site = generate([Release("1.25"), Release("1.26")], groups=["networking", "core"])
+    page = site.pages["1.26/changes.md"]
+    line = next(ln for ln in page.splitlines() if "<code>loadBalancer</code>" in ln)
+    assert line.startswith('- <span class="k8s-badge k8s-info">info</span>')
+    assert "LoadBalancerStatus → IngressLoadBalancerStatus (type renamed, same shape)" in line
+    status = site.pages["1.26/networking/v1/ingressStatus.md"]
+    assert "type changed: LoadBalancerStatus → IngressLoadBalancerStatus (type renamed, same shape)" in status

@@ -187,9 +187,8 @@ class StructureComparer:
             return ()  # a cycle: assumed equal until shown otherwise
         a, b = self.old.models.get(old_name), self.new.models.get(new_name)
         if a is None or b is None:
-            broke = b is None
-            return (Difference(path, f"type {kind_of(old_name)} → {kind_of(new_name)} (unknown)",
-                               broke),)
+            missing = kind_of(old_name if a is None else new_name)
+            return (Difference(path, f"cannot compare: {missing} is not defined", True),)
         self._active.add(key)
         try:
             found = self._model_fields(a, b)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from generator.analysis.diff import Change, api_groups, diff_models
+from generator.analysis.structure import StructureComparer
 from generator.analysis.timeline import ModelKey, Timeline, best_api_version, ranges
 from generator.model.ordering import api_version_sort_key, release_sort_key
 from generator.model.types import ApiSpec, Model
@@ -74,6 +75,7 @@ class Releases:
     timeline: Timeline
     order: list[str] = field(default_factory=list)
     _groups: dict[str, dict[tuple[str, str], str]] = field(default_factory=dict, repr=False)
+    _comparers: dict[tuple[str, str], StructureComparer] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
 
@@ -84,6 +86,12 @@ class Releases:
         if version not in self._groups:
             self._groups[version] = api_groups(self.apis[version])
         return self._groups[version].get((model.group, model.api_version), model.group)
+
+    def comparer(self, old: str, new: str) -> StructureComparer:
+        """Structural type comparison between two releases (memoized per pair)."""
+        if (old, new) not in self._comparers:
+            self._comparers[(old, new)] = StructureComparer(self.apis[old], self.apis[new])
+        return self._comparers[(old, new)]
 
     def previous(self, version: str) -> str | None:
         i = self.order.index(version)
@@ -149,7 +157,7 @@ def field_histories(model: Model, api: ApiSpec, site: Releases) -> dict[str, Fie
                 f"{previous} {before.api_version}")
             where = Change("", "info", site.api_group(api.version, model), model.api_version,
                            model.kind)
-            _, fields = diff_models(before, model, where)
+            _, fields = diff_models(before, model, where, site.comparer(previous, api.version))
             changes = {f.field: f.changes for f in fields if f.status == "changed"}
     later = site.order[site.order.index(api.version) + 1 :]
     out = {}
