@@ -433,6 +433,8 @@ def field_changes(old: Field, new: Field, where: Change,
 
 
 def _field_changes(old: Field, new: Field, ctx: _Context) -> None:
+    if old == new:
+        return
     name = new.name
     maturity = field_maturity(old.description) or field_maturity(new.description)
     list_reason = LIST_KIND_REASON if ctx.is_list else ""
@@ -463,7 +465,10 @@ def _field_changes(old: Field, new: Field, ctx: _Context) -> None:
                 value_text(old.default) if old.has_default else "none",
                 value_text(new.default) if new.has_default else "none", maturity,
                 "objects that omit it may behave differently")
-    _merge_changes(old, new, ctx, maturity, list_reason)
+    if (old.list_type, old.list_map_keys, old.map_type, old.patch_strategy,
+            old.patch_merge_key) != (new.list_type, new.list_map_keys, new.map_type,
+                                     new.patch_strategy, new.patch_merge_key):
+        _merge_changes(old, new, ctx, maturity, list_reason)
     ctx.out.extend(description_changes(old.description, new.description, _where(ctx), name,
                                        least_stable(ctx.base_stability, maturity)))
 
