@@ -155,3 +155,13 @@ def test_fixture_normalized_fields():
         "io.example.api.zoo.v1.Enclosure"}
     assert api.models["io.example.apimachinery.pkg.apis.meta.v1.Time"].group == "meta"
     assert api.models["io.example.apimachinery.pkg.api.resource.Quantity"].group == "common"
+
+
+def test_readme_lists_every_known_difference():
+    readme = (FIXTURES.parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Known differences between sources", 1)[1].split("\n## ", 1)[0]
+    for release, differences in KNOWN_DIFFERENCES.items():
+        assert release in section
+        for d in differences:
+            assert d.definition.rsplit(".", 1)[-1] in section, d
+            assert not d.field or f"`{d.field}`" in section or f".{d.field}`" in section, d
