@@ -400,3 +400,12 @@ def test_change_page_and_field_notes_125_to_126() -> None:
     assert "LoadBalancerStatus → IngressLoadBalancerStatus (type renamed, same shape)" in line
     status = site.pages["1.26/networking/v1/ingressStatus.md"]
     assert "type changed: LoadBalancerStatus → IngressLoadBalancerStatus (type renamed, same shape)" in status
+
+
+def test_filters_keep_only_relevant_data_notes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diff", "1.29", "1.30", "--format", "json", "--kind", "Pod"]) == 0
+    notes = {n["subject"] for n in json.loads(capsys.readouterr().out)["notes"]}
+    assert "core/v1 HostAlias.ip" in notes  # PodSpec.hostAliases
+    assert "core/v1 ServiceSpec.trafficDistribution" not in notes
+    assert main(["diff", "1.29", "1.30", "--format", "json", "--group", "apps"]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == []

@@ -38,7 +38,7 @@ from generator.analysis.structure import (
     value_text,
 )
 from generator.analysis.upgrades import Guide, History, Replacement, guidance
-from generator.model.gvk import stability
+from generator.model.gvk import kind_of, package_group_version, stability
 from generator.model.ordering import api_version_sort_key
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.sources.known_differences import KnownDifference
@@ -314,7 +314,19 @@ def filter_diff(diff: ApiDiff, keep: DiffFilter, old: ApiSpec | None = None,
             continue
         if own or fields:
             models.append(replace(m, changes=own, fields=fields))
-    return replace(diff, api_versions=tuple(versions), models=tuple(models))
+    notes = tuple(n for n in diff.notes if _note_kept(n, keep, used))
+    return replace(diff, api_versions=tuple(versions), models=tuple(models), notes=notes)
+
+
+def _note_kept(note: KnownDifference, keep: DiffFilter, used: set[tuple[str, str, str]]) -> bool:
+    """Whether a data note concerns what the filters keep (definitions without an API version,
+    Quantity and the like, concern every group)."""
+    group, version = package_group_version(note.definition)
+    if not version:
+        return True
+    if keep.groups and group not in {g.split(".")[0] for g in keep.groups}:
+        return False
+    return not keep.kinds or (group, version, kind_of(note.definition)) in used
 
 
 # -- text -------------------------------------------------------------------------------------
