@@ -18,25 +18,28 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from generator.analysis.gates import feature_gates
 from generator.model.gvk import kind_of
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 
 _WIDENING_FORMATS = {("int32", "int64"), ("float", "double"), ("int32", ""), ("int64", ""),
                      ("float", ""), ("double", "")}
 """(old format, new format) pairs that widen a number; other format changes narrow."""
-_MATURITY = re.compile(r"\b(alpha|beta)[- ](?:level|field|feature|api)\b", re.IGNORECASE)
+_MATURITY = re.compile(
+    r"\b(?:is an? (alpha|beta)(?:-level)? field|field is (alpha|beta)-level"
+    r"(?! (?:in|since|as of) v?\d)|(alpha|beta)-level field)\b", re.IGNORECASE)
+"""Explicit statements that the field itself is alpha or beta (not mentions of gates that
+only affect some values)."""
 MAX_DIFFERENCES = 20
 """Differences kept per comparison (the verdict always counts them all)."""
 
 
 def field_maturity(description: str) -> str:
-    """``alpha`` / ``beta`` when a field's description says it is an alpha or beta field (or
-    names the alpha/beta feature gate it needs), else ``""``."""
+    """``alpha`` / ``beta`` when a field's description says the field is an alpha or beta field
+    (``This is an alpha field and requires…``, ``This field is beta-level…``), else ``""``."""
     if "lpha" not in description and "eta" not in description:
         return ""
-    stages = {m.group(1).lower() for m in _MATURITY.finditer(description)}
-    stages |= {g.stage for g in feature_gates(description) if g.stage}
+    stages = {(m.group(1) or m.group(2) or m.group(3)).lower()
+              for m in _MATURITY.finditer(description)}
     return "alpha" if "alpha" in stages else "beta" if "beta" in stages else ""
 
 
