@@ -288,8 +288,9 @@ def workspace_file(spec: str) -> str:
 
 
 def display_path(spec: str) -> str:
-    """How a report names a source: relative to the working directory when inside it."""
-    return workspace_file(spec) or spec
+    """How a report names a file source: relative to the working directory when inside it;
+    ``""`` (the source as loaded) for other sources."""
+    return workspace_file(spec) or (spec if Path(spec).exists() else "")
 
 
 def cmd_check(args: argparse.Namespace) -> int:
