@@ -101,7 +101,11 @@ def _per_kind(replacements: Iterable[Replacement]) -> list[tuple[str, list[Repla
     return list(out.items())
 
 
-def served_kinds(api: ApiSpec, api_group_of) -> dict[tuple[str, str], dict[str, Model]]:  # type: ignore[no-untyped-def]
+ApiGroupOf = Callable[[str, str], str]
+"""(navigation group, API version) → API group as written in ``apiVersion``."""
+
+
+def served_kinds(api: ApiSpec, api_group_of: ApiGroupOf) -> dict[tuple[str, str], dict[str, Model]]:
     """(API group as written, version) → kind → model, for kinds other than ``*List``."""
     out: dict[tuple[str, str], dict[str, Model]] = {}
     for model in api.models.values():
@@ -117,7 +121,8 @@ def served_kinds(api: ApiSpec, api_group_of) -> dict[tuple[str, str], dict[str, 
 class Guide:
     """Replacements of unserved kinds between two releases."""
 
-    def __init__(self, old: ApiSpec, new: ApiSpec, api_group_of, history: History | None = None) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, old: ApiSpec, new: ApiSpec, api_group_of: ApiGroupOf,
+                 history: History | None = None) -> None:
         self.old, self.new, self.history = old, new, history
         self.old_kinds = served_kinds(old, api_group_of)
         self.new_kinds = served_kinds(new, api_group_of)
