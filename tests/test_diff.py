@@ -409,3 +409,17 @@ def test_filters_keep_only_relevant_data_notes(capsys: pytest.CaptureFixture[str
     assert "core/v1 ServiceSpec.trafficDistribution" not in notes
     assert main(["diff", "1.29", "1.30", "--format", "json", "--group", "apps"]) == 0
     assert json.loads(capsys.readouterr().out)["notes"] == []
+
+
+def test_list_type_spelling_an_existing_merge_key_is_not_breaking() -> None:
+    # 1.30 publishes x-kubernetes-list-type on many GA lists; server-side apply already merged
+    # them by their patch merge key (kube-openapi schemaconv), so nothing changes for users.
+    d = bundled_diff("1.29", "1.30")
+    containers = find(d, "list-type-changed", "PodSpec", "containers", group="core")
+    assert (containers.old, containers.new, containers.severity) == ("none", "map (keys name)",
+                                                                     "info")
+    assert containers.reason == "same server-side apply merge"
+    items = find(d, "list-type-changed", "CSIStorageCapacityList", "items", group="storage.k8s.io")
+    assert (items.severity, items.reason) == ("info", "fields of list kinds are only returned by "
+                                                      "the server")
+    assert not [c for c in d.changes() if c.change == "list-type-changed" and c.severity != "info"]
