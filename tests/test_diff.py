@@ -126,7 +126,7 @@ def test_narrowed_type_names_the_nested_difference() -> None:
     resources = find(bundled_diff("1.28", "1.29"), "type-changed", "PersistentVolumeClaimSpec",
                      "resources", group="core")
     assert resources.severity == "breaking"
-    assert resources.reason == "narrowed: claims: removed"
+    assert resources.reason == "narrowed: claims: removed (an alpha field)"
     assert resources.policy == "allowed"  # claims is an alpha field
 
 

@@ -94,7 +94,8 @@ class Difference:
 
     @property
     def text(self) -> str:
-        return f"{self.path}: {self.what}" if self.path else self.what
+        what = self.what + (" (an alpha field)" if self.alpha and self.breaking else "")
+        return f"{self.path}: {what}" if self.path else what
 
 
 @dataclass(frozen=True, slots=True)

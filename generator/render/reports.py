@@ -81,8 +81,8 @@ def format_text(diff: ApiDiff) -> str:
     lines += [f"{c.severity:<8} {one_line(c.message, 600)} {_tags(c)}" for c in diff.changes()]
     lines += [f"note: {one_line(note_text(n), 400)}" for n in diff.notes]
     if diff.notes:
-        lines.append("note: the bundled data above differs from upstream where this diff looks; "
-                     "compare upstream documents for exact results")
+        lines.append("note: these differences of the bundled data from upstream can change this "
+                     "result; diff upstream documents for exact results")
     return "\n".join(lines) + "\n"
 
 
