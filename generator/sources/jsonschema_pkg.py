@@ -109,7 +109,10 @@ class PackageHistory:
     presence check searches the release's raw file (read once per process, never parsed)."""
 
     def __init__(self) -> None:
-        self.releases: tuple[str, ...] = tuple(available_versions())
+        try:
+            self.releases: tuple[str, ...] = tuple(available_versions())
+        except UsageError:  # the package is not installed: no history, diffs of files still work
+            self.releases = ()
         self._data: dict[str, bytes] = {}
 
     def has(self, release: str, definition: str) -> bool:
