@@ -423,3 +423,11 @@ def test_list_type_spelling_an_existing_merge_key_is_not_breaking() -> None:
     assert (items.severity, items.reason) == ("info", "fields of list kinds are only returned by "
                                                       "the server")
     assert not [c for c in d.changes() if c.change == "list-type-changed" and c.severity != "info"]
+
+
+def test_ignore_stability_drops_alpha_fields_of_ga_versions(capsys: pytest.CaptureFixture[str]) -> None:
+    rule = RULES / "field-removed"
+    assert main(["diff", str(rule / "old.json"), str(rule / "new.json"), "--format", "json",
+                 "--ignore-stability", "alpha"]) == 0
+    fields = [c["field"] for c in json.loads(capsys.readouterr().out)["changes"]]
+    assert fields == ["legacy"]
