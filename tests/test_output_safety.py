@@ -88,6 +88,7 @@ def test_killing_a_run_mid_write_leaves_previous_output_intact(tmp_path: Path, p
         assert tree(out) == before  # mid-write, readers still see the old tree
         proc.send_signal(signal.SIGKILL)
     finally:
+        proc.kill()  # no-op after the kill above; ends the paused child when an assertion failed
         proc.wait(timeout=30)
         for stream in (proc.stdin, proc.stdout):
             if stream is not None:
