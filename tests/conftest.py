@@ -33,6 +33,19 @@ HOSTILE = FIXTURES / "hostile" / "hostile.json"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
+WHOLE_SITE_FIXTURES = frozenset({"built_site", "built_site_pages"})
+"""Fixtures that build the whole default site (``mkdocs build`` of real releases)."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that builds the whole default site is ``slow``, also when it only needs the site
+    through another fixture, so ``pytest -m "not slow"`` never builds it (tests calling
+    ``build_site`` or ``build-site`` carry the marker themselves)."""
+    for item in items:
+        if WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 def need_shared() -> Path:
     """The ``../shared`` directory; skip (or fail in CI) when it is absent."""
     if not SPECS.is_dir():

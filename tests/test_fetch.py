@@ -1,5 +1,9 @@
 """Network source against a local server on 127.0.0.1 (loopback only): timeout, size cap,
-http(s)-only redirects, sha256 pin, atomic cache writes."""
+http(s)-only redirects, sha256 pin, atomic cache writes.
+
+No test measures wall-clock time: the stalled server answers only after the client gave up (or
+after a long cap, so a broken timeout fails instead of hanging), and the whole-download deadline
+is checked against a fake clock that the dripping server steps in lockstep with each read."""
 
 from __future__ import annotations
 
@@ -27,9 +31,19 @@ SPEC_SHA = hashlib.sha256(SPEC).hexdigest()
 fetch_module = importlib.import_module("generator.sources.fetch")
 
 
+STALL_CAP = 30.0
+"""Seconds a stalled response waits at most for the client to give up: a fetch whose timeout did
+not work gets the body after this and fails its ``pytest.raises``, instead of hanging."""
+
+
 class Handler(BaseHTTPRequestHandler):
     hits: Counter[str] = Counter()
     body = SPEC
+    released = threading.Event()
+    """Set once the client gave up on ``/slow``: only then does the server answer it."""
+    ticks = threading.Semaphore(0)
+    """Released by the fake clock (``FakeClock``) each time the client reads it: ``/drip``
+    sends one byte per tick, so the client reads in many steps whatever the machine's load."""
 
     def log_message(self, *args: object) -> None:
         pass
@@ -58,16 +72,17 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
             self._send(b" " * 5000, length=False)
         elif self.path == "/slow":
-            time.sleep(3)
+            Handler.released.wait(STALL_CAP)
             self._send(SPEC)
         elif self.path == "/drip":
             self.send_response(200)
             self.send_header("Content-Length", "100")
             self.end_headers()
-            for _ in range(30):
+            for _ in range(100):
+                if not Handler.ticks.acquire(timeout=STALL_CAP):
+                    return
                 self.wfile.write(b" ")
                 self.wfile.flush()
-                time.sleep(0.1)
         elif self.path == "/to-file":
             self._redirect("file:///etc/passwd")
         elif self.path == "/to-ftp":
@@ -126,20 +141,60 @@ def test_cli_generates_from_a_url(server: str, tmp_path: Path, capsys: pytest.Ca
     assert capsys.readouterr().err == f"error: {server}/missing.json: download failed: HTTP 404\n"
 
 
-def test_no_response_times_out(server: str, tmp_path: Path) -> None:
-    start = time.monotonic()
+@pytest.fixture
+def stall() -> Iterator[None]:
+    """``/slow`` answers only once the test is over (or after ``STALL_CAP``)."""
+    Handler.released.clear()
+    yield
+    Handler.released.set()
+
+
+def test_no_response_times_out(server: str, tmp_path: Path, stall: None) -> None:
     with pytest.raises(SpecError) as err:
         fetch(f"{server}/slow", tmp_path, timeout=0.5)
-    assert time.monotonic() - start < 2.5
     assert str(err.value) == f"{server}/slow: download failed: no response within 0.5 s"
+    assert not list(tmp_path.rglob("*"))
 
 
-def test_timeout_bounds_the_whole_download_not_each_read(server: str, tmp_path: Path) -> None:
-    start = time.monotonic()
+class FakeClock:
+    """``time`` for the fetch module: ``monotonic`` advances ``step`` seconds per reading and lets
+    the ``/drip`` server send one more byte."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+        self.readings = 0
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        self.readings += 1
+        Handler.ticks.release()
+        return self.now
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)
+
+
+@pytest.fixture
+def fake_clock(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeClock]:
+    while Handler.ticks.acquire(blocking=False):
+        pass
+    clock = FakeClock(step=4.0)
+    monkeypatch.setattr(fetch_module, "time", clock)
+    yield clock
+    for _ in range(100):  # a dripping handler still waiting for ticks ends now
+        Handler.ticks.release()
+
+
+def test_timeout_bounds_the_whole_download_not_each_read(server: str, tmp_path: Path,
+                                                         fake_clock: FakeClock) -> None:
+    # Every read returns a byte at once (no socket read comes near the 10 s timeout), but each
+    # check of the clock finds 4 s more gone: the third check is past the 10 s deadline.
     with pytest.raises(SpecError) as err:
-        fetch(f"{server}/drip", tmp_path, timeout=0.5)
-    assert time.monotonic() - start < 2.5
-    assert str(err.value) == f"{server}/drip: download took longer than 0.5 s"
+        fetch(f"{server}/drip", tmp_path, timeout=10)
+    assert str(err.value) == f"{server}/drip: download took longer than 10 s"
+    assert fake_clock.readings == 4  # the deadline, then a check before each of three reads
+    assert not list(tmp_path.rglob("*"))
 
 
 def test_size_cap_by_content_length_and_by_bytes_read(server: str, tmp_path: Path) -> None:

@@ -1,13 +1,15 @@
 """Property-based fuzzing: random schemas and documents through every loader and the renderer.
 
-Only the tool's own ``GeneratorError`` may escape. Examples are bounded (≈200 in all) and
-derandomized so CI runs are fast and reproducible.
+Only the tool's own ``GeneratorError`` may escape, and a well-formed document must give a page
+per definition with a row per property. Examples are bounded (≈230 in all) and derandomized so
+CI runs are fast and reproducible.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -26,7 +28,7 @@ from generator.views.site import plan_site
 
 
 def fuzz(examples: int) -> settings:
-    """Bounded, reproducible runs (≈200 examples over all tests in this file)."""
+    """Bounded, reproducible runs (≈230 examples over all tests in this file)."""
     return settings(max_examples=examples, deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
@@ -167,3 +169,111 @@ def test_random_documents(document: Any) -> None:
 def test_random_bytes_through_the_parser(data: bytes, origin: str) -> None:
     with contextlib.suppress(GeneratorError):
         load_and_render(parse_document(data, origin), False)
+
+
+# -- valid documents: every definition gets its page, every property its row -------------------
+
+GROUPS = ["zoo", "farm", "gadgets", "core"]
+VERSIONS = ["v1", "v1beta1", "v2alpha3", ""]
+"""``""``: a name without an API version, documented in the common section."""
+RESERVED_STEMS = {"index", "changes", "assets", "search", "con", "prn", "aux", "nul"}
+"""Page names the site keeps for itself (those get a digest suffix; not what this test is about)."""
+PRIMITIVES = {"string": ["", "date-time", "byte"], "integer": ["", "int32", "int64"],
+              "number": ["", "double"], "boolean": [""]}
+words = st.from_regex(r"[A-Z][a-z]{0,7}( [a-z]{1,8}){0,4}\.", fullmatch=True)
+"""Descriptions that Markdown and HTML escaping leave as they are."""
+kinds = st.from_regex(r"[A-Z][a-z]{2,8}", fullmatch=True).filter(lambda k: k.lower() not in RESERVED_STEMS)
+property_names = st.from_regex(r"[a-z][a-zA-Z0-9]{0,9}", fullmatch=True)
+
+
+@st.composite
+def valid_swagger(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, str]]:
+    """A well-formed swagger document of one to five object definitions whose properties are primitives,
+    arrays, maps and ``$ref``s to each other; and each definition's expected page path."""
+    places = draw(st.lists(st.tuples(st.sampled_from(GROUPS), st.sampled_from(VERSIONS), kinds),
+                           min_size=1, max_size=5,
+                           unique_by=lambda p: (p[0] if p[1] else "", p[1], p[2].lower())))
+    names = {(f"io.example.{g}.{v}.{k}" if v else f"io.example.{k}"): (g, v, k) for g, v, k in places}
+
+    def primitive() -> dict[str, Any]:
+        kind = draw(st.sampled_from(sorted(PRIMITIVES)))
+        fmt = draw(st.sampled_from(PRIMITIVES[kind]))
+        return {"type": kind, **({"format": fmt} if fmt else {})}
+
+    def property_schema() -> dict[str, Any]:
+        shape = draw(st.sampled_from(["primitive", "ref", "array", "map"]))
+        if shape == "primitive":
+            schema = primitive()
+        elif shape == "ref":
+            schema = {"$ref": "#/definitions/" + draw(st.sampled_from(sorted(names)))}
+        elif shape == "array":
+            item = draw(st.sampled_from(["primitive", "ref"]))
+            schema = {"type": "array", "items": primitive() if item == "primitive"
+                      else {"$ref": "#/definitions/" + draw(st.sampled_from(sorted(names)))}}
+        else:
+            schema = {"type": "object", "additionalProperties": primitive()}
+        if draw(st.booleans()):
+            schema["description"] = draw(words)
+        return schema
+
+    definitions = {}
+    for name in names:
+        props = {p: property_schema() for p in draw(st.lists(property_names, min_size=1, max_size=5,
+                                                                unique=True))}
+        schema: dict[str, Any] = {"type": "object", "description": draw(words), "properties": props}
+        required = draw(st.lists(st.sampled_from(sorted(props)), unique=True, max_size=2))
+        if required:
+            schema["required"] = required
+        definitions[name] = schema
+    pages = {}
+    for name, (group, version, kind) in names.items():
+        directory = f"{group}/{version}" if version else "common"
+        pages[name] = f"x/{directory}/{kind[:1].lower()}{kind[1:]}.md"
+    return {"swagger": "2.0", "definitions": definitions}, pages
+
+
+def type_pattern(schema: dict[str, Any]) -> str:
+    """Regular expression the Type cell of a property with ``schema`` must match in full."""
+    if "$ref" in schema:
+        return '<a href="[^"]+">' + re.escape(schema["$ref"].rsplit(".", 1)[-1]) + "</a>"
+    if schema["type"] == "array":
+        return "&#91;&#93;" + type_pattern(schema["items"])
+    if schema["type"] == "object":
+        return "map&#91;string&#93;" + type_pattern(schema["additionalProperties"])
+    fmt = schema.get("format")
+    return re.escape(f"{schema['type']} ({fmt})" if fmt else schema["type"])
+
+
+ROW = re.compile(r'<tr id="field-[a-z0-9-]+"><td><code>([^<]*)</code></td>'
+                 r"<td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>")
+"""A row of the Properties table: field, type, description, notes."""
+
+
+@fuzz(30)
+@given(valid_swagger(), st.sampled_from(["swagger", "openapi"]))
+def test_valid_documents_give_a_page_per_definition_with_a_row_per_property(
+        case: tuple[dict[str, Any], dict[str, str]], kind: str) -> None:
+    document, expected = case
+    definitions = document["definitions"]
+    if kind == "openapi":
+        document = {"openapi": "3.0.0", "components": {"schemas": json.loads(json.dumps(definitions).replace(
+            '"#/definitions/', '"#/components/schemas/'))}}
+    raw = load_document(document, "valid.json")
+    api, diagnostics = build_api(raw, "x")
+    assert not diagnostics
+    plan = plan_site(api)
+    pages = render_version(api, plan, ENV, default_hooks())
+    for name, path in expected.items():
+        assert path in pages, (name, sorted(pages))
+        page = pages[path]
+        schema = definitions[name]
+        assert page.startswith(f"# {name.rsplit('.', 1)[-1]}\n"), page[:80]
+        assert schema["description"] in page
+        rows = {m[1]: m.groups()[1:] for m in ROW.finditer(page)}
+        assert sorted(rows) == sorted(schema["properties"]), path
+        for prop, prop_schema in schema["properties"].items():
+            type_cell, description, notes = rows[prop]
+            assert re.fullmatch(type_pattern(prop_schema), type_cell), (prop, prop_schema, type_cell)
+            assert description == prop_schema.get("description", ""), (prop, description)
+            required = prop in schema.get("required", ())
+            assert notes.startswith("<strong>required</strong>" if required else "optional"), (prop, notes)

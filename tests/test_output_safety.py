@@ -4,12 +4,13 @@ different hash seeds write identical bytes."""
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+import pytest
 from conftest import FIXTURES, REPO
 
 from generator.build.pipeline import generate
@@ -19,56 +20,84 @@ from generator.config import Release
 HOSTILE = FIXTURES / "hostile" / "hostile.json"
 DANGLING = FIXTURES / "bad" / "dangling-ref.json"
 
-# Runs the CLI with every page write slowed down, so the test can kill it mid-write.
-SLOW_WRITER = """
-import sys, time
+# Runs the CLI with a write hook that stops the run at a known point: after page PAUSE_AFTER
+# has been written to the staging directory, the child says so on stdout and waits on stdin,
+# which the test never writes, until it is killed.
+PAUSED_WRITER = """
+import os, sys
 import generator.output.writer as writer
 real_write = writer.write_page
-def slow_write(root, rel, text):
+pause_after = int(os.environ["PAUSE_AFTER"])
+written = 0
+def paused_write(root, rel, text):
+    global written
     real_write(root, rel, text)
-    time.sleep(0.2)
-writer.write_page = slow_write
+    written += 1
+    if written == pause_after:
+        print("PAUSED", root, flush=True)
+        sys.stdin.read()
+writer.write_page = paused_write
 from generator.cli import main
-from generator.config import Release
-from generator.build.pipeline import generate
 sys.exit(main(sys.argv[1:]))
 """
+PAUSE_TIMEOUT = 120
+"""Seconds to wait for the child to reach its pause point: a guard against a hang, not a timing."""
 
 
 def tree(root: Path) -> dict[str, bytes]:
     return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-def test_killing_a_run_mid_write_leaves_previous_output_intact(tmp_path: Path) -> None:
+def wait_until_paused(proc: subprocess.Popen[bytes]) -> Path:
+    """The staging directory the child paused in; fails when it exits or hangs before pausing."""
+    assert proc.stdout is not None
+    seen = b""
+    while True:
+        for line in seen.decode(errors="replace").splitlines(keepends=True):
+            if line.startswith("PAUSED ") and line.endswith("\n"):
+                return Path(line.removeprefix("PAUSED ").rstrip("\n"))
+        ready, _, _ = select.select([proc.stdout], [], [], PAUSE_TIMEOUT)
+        chunk = os.read(proc.stdout.fileno(), 4096) if ready else b""
+        if not chunk:
+            proc.kill()
+            proc.wait(timeout=30)
+            pytest.fail(f"the run never got to its pause point (exit {proc.returncode}): "
+                        f"{seen.decode(errors='replace')}")
+        seen += chunk
+
+
+@pytest.mark.parametrize("pause", ["after-2-pages", "after-every-page"])
+def test_killing_a_run_mid_write_leaves_previous_output_intact(tmp_path: Path, pause: str) -> None:
     out = tmp_path / "out"
     assert main(["generate", "--version", "y", "--source", str(DANGLING), "--lenient",
                  "--out", str(out), "-q"]) == 0
     before = tree(out)
     assert len(before) == 5
+    pages = generate([Release("x", str(HOSTILE))]).pages
+    pause_after = 2 if pause == "after-2-pages" else len(pages)  # 26 pages; the last: before the swap
 
     proc = subprocess.Popen(
-        [sys.executable, "-c", SLOW_WRITER, "generate", "--version", "x", "--source", str(HOSTILE),
+        [sys.executable, "-c", PAUSED_WRITER, "generate", "--version", "x", "--source", str(HOSTILE),
          "--out", str(out), "-q"],
-        cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        env={**os.environ, "PAUSE_AFTER": str(pause_after)})
     try:
-        deadline = time.monotonic() + 60
-        staged: list[Path] = []
-        while time.monotonic() < deadline and proc.poll() is None:
-            staged = list(tmp_path.glob(".out.new-*/**/*.md"))
-            if len(staged) >= 2:
-                break
-            time.sleep(0.02)
-        assert len(staged) >= 2, "the slowed run never got to writing pages"  # 26 pages: ≥ 5 s window
+        staging = wait_until_paused(proc)
+        assert staging.parent == tmp_path and staging.name.startswith(".out.new-")
+        assert len(list(staging.rglob("*.md"))) == pause_after  # the run is mid-write
         assert tree(out) == before  # mid-write, readers still see the old tree
         proc.send_signal(signal.SIGKILL)
     finally:
+        proc.kill()  # no-op after the kill above; ends the paused child when an assertion failed
         proc.wait(timeout=30)
+        for stream in (proc.stdin, proc.stdout):
+            if stream is not None:
+                stream.close()
     assert proc.returncode == -signal.SIGKILL
     assert tree(out) == before
 
     # The next run succeeds and replaces the tree (the dead run's staging dir is left aside).
     assert main(["generate", "--version", "x", "--source", str(HOSTILE), "--out", str(out), "-q"]) == 0
-    pages = generate([Release("x", str(HOSTILE))]).pages
     assert sorted(tree(out)) == sorted([*pages, ".k8s-api-docs"])
 
 
