@@ -83,7 +83,8 @@ def history_notes(history: Any) -> list[str]:
     removed in."""
     parts = []
     if history.since:
-        where = f" ({markup.inline(history.since_api_version)})" if history.since_api_version else ""
+        where = (f" ({markup.inline(', '.join(history.since_api_versions))})"
+                 if history.since_api_versions else "")
         parts.append(f'<span class="k8s-badge k8s-since">since {markup.inline(history.since)}'
                      f"{where}</span>")
     if history.changes:
