@@ -115,6 +115,18 @@ def test_generate_from_the_mirror_writes_the_official_text(shared: Path, tmp_pat
                  "--lock", str(tmp_path / "k8s-api-docs.lock"), "--out", str(out), "-q"]) == 0
     page = (out / "1.32/resource/v1beta1/resourceClaimStatus.md").read_text(encoding="utf-8")
     assert "at most 256 such reservations" in page and "at most 32 " not in page
+    sha = KNOWN_SHA256["v1.32.0"]
+    url = "https://raw.githubusercontent.com/kubernetes/kubernetes/v1.32.0/api/openapi-spec/swagger.json"
+    footer = page[page.index('<p class="k8s-source">'):]
+    assert footer.startswith('<p class="k8s-source"><small><a href="../../../#source">Source</a>: the '
+                             "official api/openapi-spec/swagger.json of Kubernetes v1.32.0, read from "
+                             f'the spec mirror file swagger-1.32.json (<a href="{url}">{url}</a>) · '
+                             f"sha256 <code>{sha}</code></small></p>")
+    home = (out / "1.32/index.md").read_text(encoding="utf-8")
+    assert (f"## Source\n\nBuilt from the official api/openapi-spec/swagger.json of Kubernetes "
+            f"v1.32.0, read from the spec mirror file swagger-1.32.json: <a href=\"{url}\">{url}</a>.\n"
+            f"sha256 <code>{sha}</code> (matches the digest k8s-api-docs ships for v1.32.0).\n") in home
+    assert "a snapshot" not in home and "a snapshot" not in page
     bundled = load_source("kubernetes-validate:1.32").definitions[
         "io.k8s.api.resource.v1beta1.ResourceClaimStatus"]["properties"]["reservedFor"]["description"]
     assert "at most 32 such reservations" in bundled  # why upstream: is there
