@@ -26,12 +26,13 @@ _CHECKED = {
 
 @dataclass(frozen=True)
 class Difference:
-    """One known difference between bundled data and upstream (issue 11's list)."""
+    """One known difference between bundled data and upstream (``sources.known_differences``)."""
 
     definition: str
     field: str
     aspect: str
-    note: str
+    bundled: str
+    upstream: str
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,8 @@ class SourceNote:
     differences: tuple[Difference, ...] | None = None
     """The known differences of a snapshot; ``None`` when this build has no list of them (the
     README section ``README_SECTION`` is the list then)."""
+    compared: bool = False
+    """Whether the list covers this release (the snapshot was compared with upstream)."""
 
 
 def source_note(api: ApiSpec) -> SourceNote:
@@ -70,10 +73,11 @@ def source_note(api: ApiSpec) -> SourceNote:
 def _note(p: Provenance, label: str) -> SourceNote:
     checked = _CHECKED.get(p.checked, "").format(tag=p.release)
     if p.kind == "bundled":
+        differences, compared = known_differences(p.release)
         return SourceNote(
             f"{p.package} {p.package_version}, its bundled data for Kubernetes {p.release}",
             p.sha256, snapshot=True, release=p.release, upstream_spec=f"upstream:{p.release}",
-            differences=known_differences(p.release))
+            differences=differences, compared=compared)
     if p.kind == "upstream":
         where = f", read from the spec mirror file {p.file}" if p.file else ""
         return SourceNote(f"the official api/openapi-spec/swagger.json of Kubernetes {p.release}{where}",
@@ -84,11 +88,14 @@ def _note(p: Provenance, label: str) -> SourceNote:
     return SourceNote(f"{what} {p.file or label}", p.sha256, file=p.file)
 
 
-def known_differences(release: str) -> tuple[Difference, ...] | None:
-    """The known differences between ``release``'s bundled data and upstream, from the project's
-    list (``sources.known_differences``, issue 11) when this build has it, else ``None``."""
+def known_differences(release: str) -> tuple[tuple[Difference, ...] | None, bool]:
+    """(The known differences between ``release``'s bundled data and upstream, whether that
+    release was compared) from the project's list (``sources.known_differences``, issue 11) when
+    this build has it, else ``(None, False)``."""
     try:
-        from generator.sources.known_differences import differences_for  # type: ignore[import-not-found]
+        from generator.sources import known_differences as listed  # type: ignore[attr-defined]
     except ImportError:
-        return None
-    return tuple(Difference(d.definition, d.field, d.aspect, d.note) for d in differences_for(release))
+        return None, False
+    found = tuple(Difference(d.definition, d.field, d.aspect, d.bundled, d.upstream)
+                  for d in listed.differences_for(release))
+    return found, release in listed.COMPARED_RELEASES
