@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import SPECS
+from conftest import REPO, SPECS
 
 from generator.cli import main
 from generator.config import pair_releases
@@ -258,3 +258,19 @@ def test_upstream_presets_and_source_kind() -> None:
     releases = pair_releases(["1.31", "1.32"], ["x.json"], "upstream")
     assert [r.spec for r in releases] == ["x.json", "upstream:1.32"]
     assert [r.spec for r in pair_releases(["1.32"], [])] == ["kubernetes-validate:1.32"]
+
+
+@pytest.mark.slow
+@pytest.mark.shared
+def test_build_site_from_upstream_through_the_mirror_offline(shared: Path, tmp_path: Path) -> None:
+    """The per-release MkDocs builds read the same mirror (and lock file) as the CLI: offline, with
+    an empty cache, the release is built from the official file."""
+    out = tmp_path / "public"
+    assert main(["build-site", "--version", "1.32", "--source-kind", "upstream", "--spec-mirror",
+                 str(SPECS), "--offline", "--group", "node", "--cache-dir", str(tmp_path / "cache"),
+                 "--config", str(REPO / "mkdocs.yml"), "--lock", str(tmp_path / "k8s-api-docs.lock"),
+                 "--out", str(out), "-q"]) == 0
+    home = (out / "1.32" / "index.html").read_text(encoding="utf-8")
+    assert "the official api/openapi-spec/swagger.json of Kubernetes v1.32.0" in home
+    assert KNOWN_SHA256["v1.32.0"] in home
+    assert not (tmp_path / "cache" / "downloads").exists()
