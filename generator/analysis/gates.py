@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 _NAME = r"`?([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)`?"
 """A gate name in the text: ``CSIMigration``, ``HPAScaleToZero``; optionally in backquotes."""
 _IS_GATE_NAME = re.compile(r"^(?=(?:[^A-Z]*[A-Z]){2})[A-Z][A-Za-z0-9]{3,}$")
 """At least two capitals and four characters: ``The``/``This`` and plain words are no gates."""
-_GATE_WORD = r"feature[\s-]+(?:gates?|flags?|toggles?)\b"
-_NAMED_BEFORE = re.compile(rf"(?:{_NAME}\s*,\s*)*(?:{_NAME},?\s+and\s+)?{_NAME}\s+{_GATE_WORD}")
-"""``X feature gate``, ``X and Y feature gates``, ``X feature-gate``, ``X feature flag|toggle``."""
+_GATE_WORD = re.compile(r"\bfeature[\s-]+(?:gates?|flags?|toggles?)\b")
+"""``X feature gate``, ``X and Y feature gates``, ``X feature-gate``, ``X feature flag|toggle``:
+the names are the words before it (``_names_before``)."""
+_WORD_BEFORE = re.compile(r"([\w`]+)(,?)\s*$")
 _NAMED_AFTER = re.compile(rf"\bfeature[\s-]+(?:gates?|flags?)\s+{_NAME}")
 """``feature gate X``, ``the alpha feature gate X``, ``(requires feature gate X)``."""
 _NAMED_FEATURE = re.compile(rf"{_NAME}\s+feature\b(?![\s-]+(?:gates?|flags?|toggles?)\b)")
@@ -53,11 +55,40 @@ class FeatureGate:
     of_value: bool = False
 
 
+def _names_before(text: str, end: int) -> list[tuple[int, str]]:
+    """The names right before ``text[end:]``: ``X``, ``X and Y``, ``X, Y, and Z`` (read backwards
+    word by word; a cheap walk instead of a backtracking pattern)."""
+    found: list[tuple[int, str]] = []
+    head = text[:end]
+    expect_name, listed = True, False
+    while True:
+        match = _WORD_BEFORE.search(head[-80:])
+        if match is None:
+            return found
+        start = len(head) - len(head[-80:]) + match.start()
+        word, comma = match.group(1).strip("`"), match.group(2)
+        if expect_name:
+            if not _IS_GATE_NAME.match(word) or (comma and not listed):
+                return found
+            found.append((start, word))
+            expect_name = False
+        elif word == "and" and not listed:
+            listed, expect_name = True, True
+        else:
+            return found
+        head = head[:start]
+        if found and not expect_name and head.rstrip().endswith(","):
+            head = head.rstrip()[:-1]
+            listed, expect_name = True, True
+
+
 def gate_names(sentence: str) -> list[str]:
     """Gate names in one sentence, in order of appearance."""
+    if "feature" not in sentence:
+        return []
     found: list[tuple[int, str]] = []
-    for match in _NAMED_BEFORE.finditer(sentence):
-        found += [(match.start(i), g) for i, g in enumerate(match.groups(), 1) if g]
+    for match in _GATE_WORD.finditer(sentence):
+        found += _names_before(sentence, match.start())
     found += [(m.start(1), m.group(1)) for m in _NAMED_AFTER.finditer(sentence)]
     if _ENABLING.search(sentence):
         found += [(m.start(1), m.group(1)) for m in _NAMED_FEATURE.finditer(sentence)]
@@ -70,6 +101,9 @@ def gate_names(sentence: str) -> list[str]:
 
 def stage_of(sentence: str) -> tuple[str, bool]:
     """(``alpha``/``beta``/empty, whether said of a value) that one sentence states."""
+    lowered = sentence.lower()
+    if "alpha" not in lowered and "beta" not in lowered:
+        return "", False
     if _HISTORICAL.search(sentence):
         return "", False
     match = _STAGE.search(sentence)
@@ -79,6 +113,7 @@ def stage_of(sentence: str) -> tuple[str, bool]:
     return stage.lower(), bool(_VALUE_SUBJECT.search(sentence))
 
 
+@lru_cache(maxsize=16384)
 def feature_gates(description: str) -> tuple[FeatureGate, ...]:
     """Gates and stages ``description`` states, sorted by gate name (a nameless stage first)."""
     lowered = description.lower()
