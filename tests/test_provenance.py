@@ -29,6 +29,7 @@ def test_bundled_release_home_says_snapshot_and_lists_where_the_differences_are(
     assert source.startswith(f"## Source\n\nBuilt from kubernetes-validate {package_version()}, its "
                              f"bundled data for Kubernetes 1.32.\nsha256 <code>{sha}</code>.\n")
     assert "This is a snapshot of the Kubernetes 1.32 definitions" in source
+    assert "[known differences](#known-differences-from-upstream) below" in source
     assert "build this release from <code>upstream:1.32</code>" in source
     assert "### Known differences from upstream" in source  # the target of the pages' links
     assert "Known differences between sources" in source or "\n- <code>io.k8s." in source
