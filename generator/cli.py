@@ -16,7 +16,15 @@ from typing import TYPE_CHECKING
 from generator import __version__
 from generator.analysis.diff import SEVERITIES, STABILITIES
 from generator.errors import GeneratorError, UsageError, one_line
-from generator.sources import DEFAULT_CACHE, KV_PREFIX, SourceOptions, default_source
+from generator.sources import (
+    DEFAULT_CACHE,
+    KV_PREFIX,
+    SOURCE_KINDS,
+    UPSTREAM_PREFIX,
+    SourceOptions,
+    default_source,
+)
+from generator.sources.upstream import LOCK_NAME, MIRROR_ENV, spec_mirror
 
 if TYPE_CHECKING:
     from generator.config import VersionsOptions
@@ -27,9 +35,11 @@ FORMATS = ("text", "markdown", "json", "github")
 EXIT_OK, EXIT_GATE, EXIT_INPUT = 0, 1, 2
 
 SOURCE_HELP = (
-    "where the definitions come from: kubernetes-validate:VERSION (default, offline), a path or "
-    "http(s) URL of an OpenAPI v2 swagger.json(.gz), or a path of an OpenAPI v3 document or a "
-    "directory of them; append #sha256=HEX to a URL to pin it. Paired with --version by position."
+    "where the definitions come from: kubernetes-validate:VERSION (default, offline), "
+    "upstream:VERSION (the release's official swagger.json, e.g. upstream:1.32 or upstream:1.32.3), "
+    "a path or http(s) URL of an OpenAPI v2 swagger.json(.gz), or a path of an OpenAPI v3 document "
+    "or a directory of them; append #sha256=HEX to a URL to pin it. Paired with --version by "
+    "position."
 )
 
 
@@ -47,13 +57,34 @@ def add_source_options(p: argparse.ArgumentParser, *, version_required: bool = T
                         "explicit --source it is only a label.")
     p.add_argument("--source", dest="sources", action="append", default=[], metavar="SPEC",
                    help=SOURCE_HELP)
+    add_source_kind_option(p)
     p.add_argument("--offline", action="store_true",
-                   help="never download; URL sources must already be in the cache")
+                   help="never download; URL and upstream: sources must already be in the cache "
+                        "(or, upstream:, in the --spec-mirror)")
     p.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
                    help=f"download cache (default: {DEFAULT_CACHE})")
+    add_upstream_options(p)
     p.add_argument("--lenient", action="store_true",
                    help="render a dangling $ref as an unknown type (with a warning) "
                         "instead of failing")
+
+
+def add_source_kind_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--source-kind", choices=SOURCE_KINDS, default="bundled",
+                   help="source of a --version without --source: bundled (kubernetes-validate, "
+                        "offline; snapshots with known differences from upstream; default) or "
+                        "upstream (upstream:VERSION, the official swagger.json: exact text)")
+
+
+def add_upstream_options(p: argparse.ArgumentParser) -> None:
+    """Options of ``upstream:`` sources (every command that reads sources)."""
+    p.add_argument("--spec-mirror", type=Path, default=None, metavar="DIR",
+                   help=f"directory of swagger-1.NN.json files read for upstream:1.NN instead of "
+                        f"downloading (default: ${MIRROR_ENV} if set)")
+    p.add_argument("--lock", type=Path, default=None, metavar="FILE",
+                   help=f"digests of upstream releases this tool ships none for, recorded on first "
+                        f"use and checked afterwards; commit it (default: {LOCK_NAME} next to the "
+                        f"MkDocs config for build-site, else in the current directory)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -112,6 +143,7 @@ def build_parser() -> argparse.ArgumentParser:
                      help="never download; URL sources must already be in the cache")
     dif.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
                      help=f"download cache (default: {DEFAULT_CACHE})")
+    add_upstream_options(dif)
     dif.add_argument("--lenient", action="store_true",
                      help="read a dangling $ref as an unknown type instead of failing")
 
@@ -144,7 +176,10 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
     site.add_argument("--source", dest="sources", action="append", default=[], metavar="SPEC",
                       help=SOURCE_HELP)
     site.add_argument("--preset", choices=PRESETS, default=None,
-                      help="default: 1.31 and 1.32; all: every release kubernetes-validate ships")
+                      help="default: 1.31 and 1.32; all: every release kubernetes-validate ships "
+                           "(with --source-kind upstream: every release whose swagger.json digest "
+                           "this tool ships, 1.28 to 1.36)")
+    add_source_kind_option(site)
     site.add_argument("--out", type=Path, required=True, metavar="SITE",
                       help="output directory (created; only releases that changed are replaced)")
     site.add_argument("--config", type=Path, default=Path("mkdocs.yml"), metavar="FILE",
@@ -159,6 +194,7 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
     site.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
                       help=f"downloads, generated Markdown and the build manifest "
                            f"(default: {DEFAULT_CACHE})")
+    add_upstream_options(site)
     site.add_argument("-q", "--quiet", action="store_true",
                       help="no progress bar and no summary line")
 
@@ -193,7 +229,9 @@ def _versions_options(args: argparse.Namespace) -> VersionsOptions:
 
 
 def _options(args: argparse.Namespace) -> SourceOptions:
-    return SourceOptions(cache_dir=args.cache_dir, offline=args.offline)
+    return SourceOptions(cache_dir=args.cache_dir, offline=args.offline,
+                         spec_mirror=spec_mirror(args.spec_mirror),
+                         lock_file=args.lock or Path(LOCK_NAME))
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
@@ -201,7 +239,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from generator.config import pair_releases
     from generator.output.writer import replace_tree
 
-    releases = pair_releases(args.versions, args.sources)
+    releases = pair_releases(args.versions, args.sources, args.source_kind)
     site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
                     versions=_versions_options(args))
     for diagnostic in site.diagnostics:
@@ -216,7 +254,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from generator.build.pipeline import load_api
     from generator.config import pair_releases
 
-    releases = pair_releases(args.versions, args.sources)
+    releases = pair_releases(args.versions, args.sources, args.source_kind)
     if len(releases) != 1:
         raise GeneratorError("export takes exactly one --version")
     api, diagnostics = load_api(releases[0], _options(args), lenient=args.lenient)
@@ -229,11 +267,13 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def diff_release(spec: str) -> tuple[str, str]:
     """(label, source spec): ``1.31`` → kubernetes-validate 1.31; ``kubernetes-validate:1.31``;
-    else a path or URL labelled by its file name."""
+    ``upstream:1.32`` (labelled ``1.32``); else a path or URL labelled by its file name."""
     if re.fullmatch(r"\d+\.\d+", spec):
         return spec, default_source(spec)
     if spec.startswith(KV_PREFIX):
         return spec[len(KV_PREFIX):], spec
+    if spec.startswith(UPSTREAM_PREFIX):
+        return spec[len(UPSTREAM_PREFIX):], spec
     return spec.rstrip("/").rsplit("/", 1)[-1].partition("#")[0] or spec, spec
 
 
@@ -302,7 +342,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from generator.output.writer import read_tree, replace_tree
 
     committed = read_tree(args.dir)
-    releases = pair_releases(args.versions, args.sources)
+    releases = pair_releases(args.versions, args.sources, args.source_kind)
     site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
                     versions=_versions_options(args))
     with tempfile.TemporaryDirectory(prefix="k8s-api-docs-check-") as tmp:
@@ -332,12 +372,13 @@ def cmd_build_site(args: argparse.Namespace) -> int:
         raise UsageError("give either --preset or --version, not both")
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
-    versions = args.versions or preset_versions(args.preset or "default")
-    releases = pair_releases(versions, args.sources)
+    versions = args.versions or preset_versions(args.preset or "default", args.source_kind)
+    releases = pair_releases(versions, args.sources, args.source_kind)
     summary = build_site(BuildSiteOptions(
         releases=releases, out=args.out, config_file=args.config, cache_dir=args.cache_dir,
         offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
-        progress=not args.quiet and sys.stderr.isatty()))
+        progress=not args.quiet and sys.stderr.isatty(), spec_mirror=spec_mirror(args.spec_mirror),
+        lock_file=args.lock))
     if not args.quiet:
         print(summary.line())
     return EXIT_OK

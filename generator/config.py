@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from generator.errors import UsageError
-from generator.sources import default_source
+from generator.sources import SOURCE_KINDS, default_source
 
 
 @dataclass(frozen=True)
@@ -33,12 +33,17 @@ class VersionsOptions:
     """Extra (old, new) change pages beyond the adjacent pairs; ``new`` must be rendered."""
 
 
-def pair_releases(versions: Sequence[str], sources: Sequence[str]) -> list[Release]:
-    """Pair ``--version`` and ``--source`` options by position."""
+def pair_releases(versions: Sequence[str], sources: Sequence[str], kind: str = "bundled"
+                  ) -> list[Release]:
+    """Pair ``--version`` and ``--source`` options by position; a version without a source reads
+    ``kind``'s source (``bundled``: kubernetes-validate; ``upstream``: ``upstream:VERSION``)."""
     if not versions:
         raise UsageError("give at least one --version")
     if len(sources) > len(versions):
         raise UsageError("more --source than --version options")
     if len(set(versions)) != len(versions):
         raise UsageError("a --version is given twice")
-    return [Release(v, sources[i] if i < len(sources) else "") for i, v in enumerate(versions)]
+    if kind not in SOURCE_KINDS:
+        raise UsageError(f"source kind must be one of {', '.join(SOURCE_KINDS)}, not {kind!r}")
+    default = (lambda v: default_source(v, kind)) if kind != "bundled" else (lambda v: "")
+    return [Release(v, sources[i] if i < len(sources) else default(v)) for i, v in enumerate(versions)]

@@ -46,8 +46,8 @@ def test_timeline_covers_every_kubernetes_validate_release(api_131: ApiSpec,
                                                            api_132: ApiSpec) -> None:
     timeline = release_timeline([api_131, api_132])
     assert timeline.releases[0] == "1.25" and "1.37" in timeline.releases
-    assert timeline.field_since(CLAIM_STATUS, "devices") == ("1.32", "v1beta1")
-    assert timeline.field_since(CLAIM_STATUS, "allocation") == ("1.26", "v1alpha1")
+    assert timeline.field_since(CLAIM_STATUS, "devices") == ("1.32", ("v1beta1", "v1alpha3"))
+    assert timeline.field_since(CLAIM_STATUS, "allocation") == ("1.26", ("v1alpha1",))
     assert timeline.field_removed_in(CLAIM_STATUS, "v1alpha3", "deallocationRequested",
                                      "1.31") == "1.32"
     assert timeline.field_removed_in(CLAIM_STATUS, "v1beta1", "devices", "1.32") is None
@@ -190,3 +190,17 @@ def test_plugin_config_change_pairs_and_history(tmp_path: Path) -> None:
     bad = K8sApiDocsPlugin()
     errors, _ = bad.load_config({"versions": [{"version": "1.31"}], "history": "sometimes"})
     assert errors
+
+
+def test_since_of_a_field_added_to_several_api_versions_names_none_of_them() -> None:
+    """``DeviceCapacity.requestPolicy`` arrived in resource.k8s.io v1, v1beta1 and v1beta2 at once
+    (1.34): each page says "since 1.34"; a field that arrived in one other API version names it."""
+    capacity = ModelKey("resource", "DeviceCapacity")
+    site = generate([Release("1.34")], groups=["resource"])
+    timeline = release_timeline(site.apis)
+    assert timeline.field_since(capacity, "requestPolicy") == ("1.34", ("v1", "v1beta2", "v1beta1"))
+    for api_version in ("v1", "v1beta1", "v1beta2"):
+        cell = row(site.pages[f"1.34/resource/{api_version}/deviceCapacity.md"], "requestPolicy")
+        assert cell.endswith('<span class="k8s-badge k8s-since">since 1.34</span></td></tr>'), cell
+    cell = row(site.pages["1.34/resource/v1/resourceClaimStatus.md"], "allocation")
+    assert '<span class="k8s-badge k8s-since">since 1.26 (v1alpha1)</span>' in cell

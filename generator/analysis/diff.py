@@ -567,8 +567,8 @@ def description_changes(old: str, new: str, where: Change, field_name: str = "",
     if words:
         out.append(Change("description-changed", "info", where.group, where.api_version,
                           where.model, field_name, old, new, words, level))
-        old_gates = {g.name for g in feature_gates(old)}
-        new_gates = {g.name for g in feature_gates(new)}
+        old_gates = {g.name for g in feature_gates(old) if g.name}
+        new_gates = {g.name for g in feature_gates(new) if g.name}
         for gate in sorted(new_gates - old_gates):
             out.append(Change("gate-added", "info", where.group, where.api_version, where.model,
                               field_name, None, gate, stability=level))

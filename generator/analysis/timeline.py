@@ -80,7 +80,8 @@ class Timeline:
     releases: tuple[str, ...]
     by_key: dict[ModelKey, dict[str, dict[str, Presence]]]
     """Model identity → release → API version → presence."""
-    _since: dict[ModelKey, dict[str, tuple[str, str]]] = field(default_factory=dict, repr=False)
+    _since: dict[ModelKey, dict[str, tuple[str, tuple[str, ...]]]] = field(default_factory=dict,
+                                                                         repr=False)
     _lives: dict[tuple[ModelKey, str | None], list[str]] = field(default_factory=dict, repr=False)
 
     @classmethod
@@ -110,15 +111,20 @@ class Timeline:
             self._lives[(key, api_version)] = cached
         return cached
 
-    def field_since(self, key: ModelKey, name: str) -> tuple[str, str] | None:
-        """(first release, API version) that has field ``name`` in any API version of the model."""
+    def field_since(self, key: ModelKey, name: str) -> tuple[str, tuple[str, ...]] | None:
+        """(first release that has field ``name`` in any API version of the model, every API
+        version that has it in that release, most stable first): a field added to ``v1``,
+        ``v1beta1`` and ``v1beta2`` at once belongs to none of them more than the others."""
         table = self._since.get(key)
         if table is None:
             table = {}
             for release, versions in self.by_key.get(key, {}).items():
+                added: dict[str, list[str]] = {}
                 for api_version in sorted(versions, key=api_version_sort_key):
                     for f in versions[api_version].fields:
-                        table.setdefault(f, (release, api_version))
+                        if f not in table:
+                            added.setdefault(f, []).append(api_version)
+                table.update({f: (release, tuple(avs)) for f, avs in added.items()})
             self._since[key] = table
         return table.get(name)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
@@ -184,9 +185,25 @@ def generate(
         site = _render(settings, env, loaded, PageDependencies.everything(_apis(loaded)))
     else:
         site = _render(settings, env, loaded, todo, state.site if state else None)
+        if state is not None:
+            restamp(site, {state.loaded[v].api.sha256: r.api.sha256 for v, r in loaded.items()
+                           if state.loaded[v].api.sha256 and state.loaded[v].api.sha256 != r.api.sha256})
     memo.clear()
     memo[key] = SiteState(loaded, site)
     return site
+
+
+def restamp(site: GeneratedSite, digests: Mapping[str, str]) -> None:
+    """Pages kept from the previous build of a release whose source changed still name its old
+    sha256 (the model pages' source footer): name the new one. Every page of that release shows
+    the digest, so this keeps an edit from rendering them all again."""
+    if not digests:
+        return
+    pattern = re.compile("|".join(re.escape(d) for d in digests))
+    fresh = set(site.rendered)
+    for path, text in site.pages.items():
+        if path not in fresh and pattern.search(text):
+            site.pages[path] = pattern.sub(lambda m: digests[m.group(0)], text)
 
 
 def settings_key(settings: _Settings, templates_digest: str) -> str:

@@ -33,6 +33,7 @@ from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.writer import sync_tree
 from generator.render import raw_html
 from generator.sources import SourceOptions
+from generator.sources.upstream import LOCK_NAME, spec_mirror
 from generator.views.site import relative, version_dir
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
@@ -77,7 +78,12 @@ class PluginConfig(base.Config):
     templates = c.Optional(c.Dir(exists=True))
     """Directory of template overrides."""
     offline = c.Type(bool, default=False)
-    """Never download URL sources."""
+    """Never download URL and ``upstream:`` sources."""
+    spec_mirror = c.Type(str, default="")
+    """Directory of ``swagger-1.NN.json`` files read for ``upstream:1.NN`` sources instead of
+    downloading (relative to mkdocs.yml). Env fallback: K8S_API_DOCS_SPEC_MIRROR."""
+    lock_file = c.Type(str, default=LOCK_NAME)
+    """Digests of upstream releases without a shipped digest (relative to mkdocs.yml; commit it)."""
     lenient = c.Type(bool, default=False)
     """Render dangling $refs as unknown types instead of failing."""
     groups = c.ListOfItems(c.Type(str), default=[])
@@ -140,8 +146,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         templates = Path(self.config.templates) if self.config.templates else None
         groups = _env_list(GROUPS_ENV) or self.config.groups
         try:
-            self.site = generate(releases, SourceOptions(cache_dir=cache,
-                                                         offline=self.config.offline),
+            self.site = generate(releases, self._source_options(base_dir, cache),
                                  templates=templates, lenient=self.config.lenient,
                                  groups=groups or None, at_root=self._release_layout,
                                  siblings=self._configured_releases(),
@@ -162,6 +167,12 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             config.nav = [*nav, *self.site.nav]
         self._fast_headings = renders_headings_alike(config)
         return config
+
+    def _source_options(self, base_dir: Path, cache: Path) -> SourceOptions:
+        mirror = spec_mirror(self.config.spec_mirror)
+        return SourceOptions(cache_dir=cache, offline=self.config.offline,
+                             spec_mirror=(base_dir / mirror).resolve() if mirror else None,
+                             lock_file=(base_dir / self.config.lock_file).resolve())
 
     @property
     def _release_layout(self) -> bool:

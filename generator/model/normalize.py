@@ -141,8 +141,8 @@ def build_api(doc: RawDocument, version: str, *, lenient: bool = False
                 referrers.setdefault(target, set()).add(model.name)
     for name, refs in referrers.items():
         models[name] = _with_referrers(models[name], tuple(sorted(refs)))
-    api = ApiSpec(version=version, source=doc.origin, format=doc.format, models=models,
-                  sha256=doc.sha256)
+    api = ApiSpec(version=version, source=doc.label or doc.origin, format=doc.format, models=models,
+                  sha256=doc.sha256, provenance=doc.provenance)
     return api, worker.diagnostics
 
 

@@ -11,6 +11,7 @@ from functools import cached_property
 from typing import Any
 
 from generator.model.ordering import api_version_sort_key
+from generator.sources.base import Provenance
 
 EXPORT_SCHEMA_VERSION = 1
 COMMON_GROUP = "common"
@@ -176,6 +177,8 @@ class ApiSpec:
     models: dict[str, Model] = field(default_factory=dict)
     """Definition name → model, sorted by name."""
     sha256: str = ""
+    provenance: Provenance | None = None
+    """What the definitions were read from (``sources.base.Provenance``)."""
 
     @cached_property
     def tree(self) -> dict[str, dict[str, list[Model]]]:

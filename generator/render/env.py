@@ -13,6 +13,7 @@ from typing import Any
 import jinja2
 from jinja2 import meta as jinja2_meta
 
+from generator.analysis.gates import FeatureGate
 from generator.errors import Location, UsageError
 from generator.model.gvk import stability
 from generator.model.types import TypeRef
@@ -58,16 +59,23 @@ def notes_cell(row: PropertyRow) -> str:
     parts += [markup.inline(n) for n in row.notes]
     for label, values in row.code_notes:
         parts.append(f"{markup.inline(label)}: " + ", ".join(markup.code(v) for v in values))
-    for gate in row.gates:
-        stage = f"{gate.stage} · " if gate.stage else ""
-        css = gate.stage or "gate"
-        parts.append(
-            f'<span class="k8s-badge k8s-{css}" title="feature gate">'
-            f"{stage}feature gate {markup.inline(gate.name)}</span>"
-        )
+    parts += [gate_badge(gate) for gate in row.gates]
     if row.history is not None:
         parts += history_notes(row.history)
     return "<br>".join(parts)
+
+
+def gate_badge(gate: FeatureGate) -> str:
+    """``alpha · feature gate X``; ``beta value · feature gate X`` (one of the field's values);
+    ``alpha field`` (no gate named); ``feature gate X`` (no stage stated)."""
+    css = gate.stage or "gate"
+    subject = " value" if gate.of_value else ""
+    if not gate.name:
+        return (f'<span class="k8s-badge k8s-{css}" title="the description says so; it names no '
+                f'feature gate">{gate.stage}{subject or " field"}</span>')
+    stage = f"{gate.stage}{subject} · " if gate.stage else ""
+    return (f'<span class="k8s-badge k8s-{css}" title="feature gate">'
+            f"{stage}feature gate {markup.inline(gate.name)}</span>")
 
 
 def history_notes(history: Any) -> list[str]:
@@ -75,7 +83,8 @@ def history_notes(history: Any) -> list[str]:
     removed in."""
     parts = []
     if history.since:
-        where = f" ({markup.inline(history.since_api_version)})" if history.since_api_version else ""
+        where = (f" ({markup.inline(', '.join(history.since_api_versions))})"
+                 if history.since_api_versions else "")
         parts.append(f'<span class="k8s-badge k8s-since">since {markup.inline(history.since)}'
                      f"{where}</span>")
     if history.changes:

@@ -28,6 +28,7 @@ from generator.sitebuild.presets import newest_first
 from generator.sitebuild.release_config import ParentConfig, release_config
 from generator.sitebuild.runner import BuildJob, BuildResult, default_jobs, run_builds
 from generator.sources import DEFAULT_CACHE, SourceOptions, source_digest
+from generator.sources.upstream import LOCK_NAME
 from generator.views.site import version_dir
 
 STAGING_PREFIX = ".build-"
@@ -44,6 +45,10 @@ class BuildSiteOptions:
     force: bool = False
     groups: Sequence[str] = ()
     progress: bool = True
+    spec_mirror: Path | None = None
+    """Directory of ``swagger-1.NN.json`` files for ``upstream:`` sources."""
+    lock_file: Path | None = None
+    """Lock file of upstream digests (default: ``k8s-api-docs.lock`` next to ``config_file``)."""
 
 
 @dataclass
@@ -84,7 +89,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     site_digest = SiteInputs(parent.path, parent.docs_dir, template_dirs,
                              tuple((r.version, r.spec) for r in options.releases),
                              tuple(options.groups)).digest()
-    source_options = SourceOptions(cache_dir=cache_dir, offline=options.offline)
+    spec_mirror = options.spec_mirror.resolve() if options.spec_mirror else None
+    lock_file = (options.lock_file or parent.base_dir / LOCK_NAME).resolve()
+    source_options = SourceOptions(cache_dir=cache_dir, offline=options.offline,
+                                   spec_mirror=spec_mirror, lock_file=lock_file)
     claim_dir(out)
     manifest = Manifest(cache_dir / "build-site" / "manifest.json")
     entries = manifest.entries(out)
@@ -109,7 +117,8 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             config_file = work / "mkdocs.yml"
             write_file(config_file, release_config(
                 parent, releases[version], site_releases, site_dir=out / f"{STAGING_PREFIX}{version}",
-                cache_dir=cache_dir, pages_dir=work / "pages", groups=list(options.groups)))
+                cache_dir=cache_dir, pages_dir=work / "pages", groups=list(options.groups),
+                spec_mirror=spec_mirror, lock_file=lock_file))
             jobs.append(BuildJob(version, config_file))
         with tqdm(total=len(jobs), desc="build-site", unit="release",
                   disable=not options.progress or not jobs, leave=False) as bar:

@@ -5,17 +5,19 @@ from __future__ import annotations
 from generator.errors import UsageError
 from generator.model.ordering import release_sort_key
 from generator.sources import available_versions
+from generator.sources.upstream import known_releases
 
 DEFAULT_RELEASES = ("1.31", "1.32")
 PRESETS = ("default", "all")
 
 
-def preset_versions(name: str) -> list[str]:
-    """``default``: 1.31 + 1.32; ``all``: every release the installed kubernetes-validate ships."""
+def preset_versions(name: str, kind: str = "bundled") -> list[str]:
+    """``default``: 1.31 + 1.32; ``all``: every release the installed kubernetes-validate ships
+    (``kind="upstream"``: every release whose upstream swagger.json digest this tool ships)."""
     if name == "default":
         return list(DEFAULT_RELEASES)
     if name == "all":
-        return available_versions()
+        return known_releases() if kind == "upstream" else available_versions()
     raise UsageError(f"unknown preset {name!r} (choose from {', '.join(PRESETS)})")
 
 

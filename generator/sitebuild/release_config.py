@@ -69,7 +69,8 @@ class ParentConfig:
 
 
 def release_config(parent: ParentConfig, release: Release, site_releases: list[Release], *,
-                   site_dir: Path, cache_dir: Path, pages_dir: Path, groups: list[str]) -> str:
+                   site_dir: Path, cache_dir: Path, pages_dir: Path, groups: list[str],
+                   spec_mirror: Path | None = None, lock_file: Path | None = None) -> str:
     """YAML of the per-release config (paths absolute: it lives in the cache directory)."""
     plugins = parent.plugins()
     options = parent.plugin_options()
@@ -82,6 +83,10 @@ def release_config(parent: ParentConfig, release: Release, site_releases: list[R
         "pages_dir": str(pages_dir),
         "groups": list(groups),
     })
+    if spec_mirror is not None:
+        options["spec_mirror"] = str(spec_mirror)
+    if lock_file is not None:
+        options["lock_file"] = str(lock_file)
     if parent.template_dir():
         options["templates"] = str(parent.template_dir())
     plugins[PLUGIN] = options

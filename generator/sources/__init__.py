@@ -1,7 +1,9 @@
 """Sources: every format is read into the same ``RawDocument``.
 
 A source spec (``--source``) is one of:
-``kubernetes-validate:1.31`` · a path to an OpenAPI v2 ``swagger.json`` (or ``.json.gz``, ``.yaml``) ·
+``kubernetes-validate:1.31`` · ``upstream:1.32`` (the official ``swagger.json`` of a release tag,
+from a spec mirror, the cache or downloaded once; ``sources.upstream``) ·
+a path to an OpenAPI v2 ``swagger.json`` (or ``.json.gz``, ``.yaml``) ·
 a path to one OpenAPI v3 document or a directory of them · an http(s) URL of a v2/v3 document
 (optionally ``URL#sha256=HEX`` to pin its digest).
 """
@@ -14,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, SpecError
-from generator.sources.base import RawDocument
+from generator.sources.base import Provenance, RawDocument
 from generator.sources.fetch import fetch
 from generator.sources.jsonschema_pkg import (
     PREFIX as KV_PREFIX,
@@ -25,6 +27,7 @@ from generator.sources.jsonschema_pkg import (
     load_jsonschema_document,
     load_kubernetes_validate,
     package_bytes,
+    package_version,
 )
 from generator.sources.openapi_v3 import (
     digest_line,
@@ -34,10 +37,13 @@ from generator.sources.openapi_v3 import (
 )
 from generator.sources.reader import MAX_SPEC_BYTES, read_bytes, read_document
 from generator.sources.swagger_v2 import load_swagger
+from generator.sources.upstream import PREFIX as UPSTREAM_PREFIX
+from generator.sources.upstream import Resolved
+from generator.sources.upstream import resolve as resolve_upstream
 
-__all__ = ["DEFAULT_CACHE", "KV_PREFIX", "RawDocument", "SourceOptions", "available_versions",
-           "default_source", "field_names",
-           "load_source", "source_digest"]
+__all__ = ["DEFAULT_CACHE", "KV_PREFIX", "UPSTREAM_PREFIX", "Provenance", "RawDocument",
+           "SourceOptions", "available_versions", "default_source", "field_names", "load_source",
+           "source_digest"]
 
 DEFAULT_CACHE = Path(".cache/k8s-api-docs")
 
@@ -49,27 +55,65 @@ class SourceOptions:
     cache_dir: Path = DEFAULT_CACHE
     offline: bool = False
     max_bytes: int = MAX_SPEC_BYTES
+    spec_mirror: Path | None = None
+    """Directory of ``swagger-1.NN.json`` files read for ``upstream:`` sources before the cache."""
+    lock_file: Path | None = None
+    """``k8s-api-docs.lock``: digests of upstream releases without a shipped digest, recorded on
+    first use and checked afterwards (``None``: neither recorded nor checked)."""
 
 
-def default_source(version: str) -> str:
-    """The offline default source of a release."""
+SOURCE_KINDS = ("bundled", "upstream")
+"""Where a release without an explicit source comes from: ``bundled`` (kubernetes-validate,
+offline, the default) or ``upstream`` (the release's official swagger.json)."""
+
+
+def default_source(version: str, kind: str = "bundled") -> str:
+    """The source of a release given only by its version: ``kubernetes-validate:1.31`` (bundled,
+    offline) or ``upstream:1.31``."""
+    if kind == "upstream":
+        return f"{UPSTREAM_PREFIX}{version}"
     return f"{KV_PREFIX}{version}"
 
 
 def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
-    """Read any supported source into a ``RawDocument``."""
+    """Read any supported source into a ``RawDocument`` (with its ``Provenance``)."""
     options = options or SourceOptions()
     if spec.startswith(KV_PREFIX):
-        return load_kubernetes_validate(spec[len(KV_PREFIX) :])
+        version = spec[len(KV_PREFIX) :]
+        doc = load_kubernetes_validate(version)
+        doc.provenance = Provenance("bundled", doc.sha256, release=version,
+                                    package="kubernetes-validate", package_version=package_version())
+        return doc
+    if spec.startswith(UPSTREAM_PREFIX):
+        found = _upstream(spec, options)
+        document, sha = read_document(found.path, options.max_bytes)
+        doc = load_document(document, found.origin, sha)
+        doc.label = spec
+        doc.provenance = Provenance("upstream", sha, release=found.release.tag, url=found.release.url,
+                                    file=Path(found.mirror_file).name if found.mirror_file else "",
+                                    checked=found.checked)
+        return doc
     if _is_url(spec):
         url, path = _fetched(spec, options)
         document, sha = read_document(path, options.max_bytes)
-        return load_document(document, url, sha)
+        doc = load_document(document, url, sha)
+        doc.provenance = Provenance("url", sha, url=url, checked="pinned" if "#sha256=" in spec else "")
+        return doc
     path, is_dir = _local(spec)
     if is_dir:
-        return load_openapi_v3_dir(path, options.max_bytes)
+        doc = load_openapi_v3_dir(path, options.max_bytes)
+        doc.provenance = Provenance("directory", doc.sha256, file=path.resolve().name)
+        return doc
     document, sha = read_document(path, options.max_bytes)
-    return load_document(document, spec, sha)
+    doc = load_document(document, spec, sha)
+    doc.provenance = Provenance("file", sha, file=path.name)
+    return doc
+
+
+def _upstream(spec: str, options: SourceOptions) -> Resolved:
+    return resolve_upstream(spec, cache_dir=options.cache_dir, offline=options.offline,
+                            mirror=options.spec_mirror, lock_file=options.lock_file,
+                            max_bytes=options.max_bytes)
 
 
 def _is_url(spec: str) -> bool:
@@ -103,6 +147,8 @@ def source_digest(spec: str, options: SourceOptions | None = None) -> str:
     options = options or SourceOptions()
     if spec.startswith(KV_PREFIX):
         return hashlib.sha256(package_bytes(spec[len(KV_PREFIX) :])).hexdigest()
+    if spec.startswith(UPSTREAM_PREFIX):
+        return _upstream(spec, options).sha256
     if _is_url(spec):
         return _fetched(spec, options)[1].name
     path, is_dir = _local(spec)

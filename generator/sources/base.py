@@ -15,6 +15,35 @@ from typing import Any
 Schema = dict[str, Any]
 
 
+@dataclass(frozen=True)
+class Provenance:
+    """What a source's definitions were read from: the pages' "Source" notes say it."""
+
+    kind: str
+    """``bundled`` (kubernetes-validate), ``upstream`` (``upstream:1.32``), ``url``, ``file`` or
+    ``directory``."""
+    sha256: str
+    """Digest of the bytes read (of all files, for a directory)."""
+    release: str = ""
+    """Kubernetes release the data is of: ``1.32`` (bundled) or the tag ``v1.32.0`` (upstream)."""
+    package: str = ""
+    """``kubernetes-validate`` and its installed version, for bundled data."""
+    package_version: str = ""
+    url: str = ""
+    """Where the document is published (upstream, URL sources)."""
+    file: str = ""
+    """Name of the local file or directory read (a mirror file, a path source): the base name
+    only, so pages do not depend on where the build ran."""
+    checked: str = ""
+    """How the digest was checked: ``shipped`` (a digest this tool ships), ``lock`` (the lock
+    file), ``recorded`` (first use, now in the lock file), ``pinned`` (``URL#sha256=``) or empty."""
+
+    @property
+    def snapshot(self) -> bool:
+        """Bundled data: a package's snapshot, with known differences from upstream."""
+        return self.kind == "bundled"
+
+
 @dataclass
 class RawDocument:
     """Definitions read from one source, plus where each came from."""
@@ -30,6 +59,9 @@ class RawDocument:
     """Digest of the source bytes (of all files, for a directory)."""
     files: dict[str, str] = field(default_factory=dict)
     """Definition name → file it came from, where a source has several files."""
+    label: str = ""
+    """What pages call the source (``upstream:1.32``); default ``origin``."""
+    provenance: Provenance | None = None
 
     def pointer_of(self, name: str) -> str:
         return self.pointers.get(name, "")

@@ -65,7 +65,7 @@ def fetch(
         sha256 = sha256.lower()
         if not _HEX64.match(sha256):
             raise UsageError("a #sha256= pin must be 64 hex digits", Location(url))
-    cached = _cached(cache_dir, url, sha256)
+    cached = cached_body(cache_dir, url, sha256)
     if cached is not None:
         return cached
     if offline:
@@ -85,7 +85,7 @@ def fetch(
     return blob
 
 
-def _cached(cache_dir: Path, url: str, sha256: str | None) -> Path | None:
+def cached_body(cache_dir: Path, url: str, sha256: str | None = None) -> Path | None:
     """The cached body of ``url`` if present, intact and matching the pin."""
     try:
         digest = cache_path(cache_dir, url).read_text(encoding="ascii").strip()

@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Mapping
 from functools import cache
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -51,6 +51,15 @@ def available_versions() -> list[str]:
         if match:
             found.append((int(match[1]), int(match[2])))
     return [f"{a}.{b}" for a, b in sorted(found)]
+
+
+@cache
+def package_version() -> str:
+    """The installed ``kubernetes-validate`` version (``1.37.1``), or ``unknown``."""
+    try:
+        return metadata.version("kubernetes-validate")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def package_bytes(version: str) -> bytes:

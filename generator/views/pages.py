@@ -8,6 +8,7 @@ from typing import Any
 from generator.model.gvk import primary_gvk, stability
 from generator.model.types import COMMON_GROUP, ApiSpec, GroupVersionKind, Model
 from generator.views.properties import PropertyRow, property_rows
+from generator.views.provenance import DIFFERENCES_ANCHOR, SOURCE_ANCHOR, SourceNote, source_note
 from generator.views.site import SitePlan, page_url, relative
 
 
@@ -36,6 +37,12 @@ class ModelPage:
     sections: dict[str, Any] = field(default_factory=dict)
     other_versions: Any = None
     """``views.versions.OtherVersions`` when the versions hook ran (block ``other_versions``)."""
+    source: SourceNote | None = None
+    """What the release was built from (block ``source``, the page's footer)."""
+    source_url: str = ""
+    """Published URL of the release home's "Source" section."""
+    differences_url: str = ""
+    """Published URL of the release home's list of known differences from upstream."""
 
 
 @dataclass
@@ -74,6 +81,8 @@ class IndexPage:
     groups: list[GroupView]
     up: Link | None = None
     extra_links: list[Link] = field(default_factory=list)
+    source: SourceNote | None = None
+    """What the release was built from: the release home only (block ``source``)."""
 
 
 def group_label(model: Model) -> str:
@@ -99,11 +108,14 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
             appears.append(Link(other.kind, relative(path, target), group_label(other),
                                 page_url(path, target)))
     up_path = plan.api_version_index(model.group, model.api_version)
+    home = page_url(path, plan.home)
     return ModelPage(
         path=path, version=api.version, model=model, gvk=primary_gvk(model),
         group_label=group_label(model), rows=property_rows(model, api, plan, path),
         appears_in=appears,
         up=Link(group_label(model), relative(path, up_path), url=page_url(path, up_path)),
+        source=source_note(api), source_url=f"{home}#{SOURCE_ANCHOR}",
+        differences_url=f"{home}#{DIFFERENCES_ANCHOR}",
     )
 
 
@@ -132,7 +144,7 @@ def _group_views(api: ApiSpec, plan: SitePlan, page: str,
 def index_pages(api: ApiSpec, plan: SitePlan) -> list[IndexPage]:
     """Version home, one page per group and one per API version."""
     pages = [IndexPage(plan.home, api.version, f"Kubernetes {api.version}",
-                       _group_views(api, plan, plan.home))]
+                       _group_views(api, plan, plan.home), source=source_note(api))]
     for group, versions in api.tree.items():
         gpath = plan.group_index(group)
         pages.append(IndexPage(gpath, api.version, group,

@@ -58,8 +58,10 @@ class FieldHistory:
 
     since: str = ""
     """First known release with the field; empty when the oldest known release has it."""
-    since_api_version: str = ""
-    """API version it first appeared in, when not this page's."""
+    since_api_versions: tuple[str, ...] = ()
+    """The API versions that had it in release ``since`` (most stable first), when this page's
+    is not one of them; empty when it is (a field added to several API versions at once is
+    "since 1.34" on each of their pages, naming none)."""
     removed_in: str = ""
     compared_to: str = ""
     """``1.31`` or ``1.31 v1alpha3``: the previous site release the changes are relative to."""
@@ -163,12 +165,12 @@ def field_histories(model: Model, api: ApiSpec, site: Releases) -> dict[str, Fie
     out = {}
     for f in model.fields:
         since = timeline.field_since(key, f.name)
-        since_release, since_av = since if since else ("", "")
-        if since_release == timeline.first:
-            since_release, since_av = "", ""
+        since_release, since_avs = since if since else ("", ())
+        if since_release == timeline.first or model.api_version in since_avs:
+            since_avs = ()
         out[f.name] = FieldHistory(
-            since=since_release,
-            since_api_version=since_av if since_av != model.api_version else "",
+            since="" if since_release == timeline.first else since_release,
+            since_api_versions=since_avs,
             removed_in=_removed_in(site, key, model.api_version, f.name, api.version, later),
             compared_to=compared_to if f.name in changes else "",
             changes=changes.get(f.name, ()),
