@@ -146,6 +146,9 @@ NAME_RULES: dict[str, tuple[str, Callable[[str], bool]]] = {
     "Namespace": ("a DNS-1123 label", is_dns1123_label),
     # core ValidateServiceName = NameIsDNS1035Label
     "Service": ("a DNS-1035 label", is_dns1035_label),
+    # apps ValidateStatefulSetName: NameIsDNSLabel in current releases (pod hostnames derive from
+    # it; older releases allowed a DNS subdomain): the stricter rule
+    "StatefulSet": ("a DNS-1123 label", is_dns1123_label),
     # rbac ValidateRBACName = path.IsValidPathSegmentName
     "Role": ("a path segment", is_path_segment), "ClusterRole": ("a path segment", is_path_segment),
     "RoleBinding": ("a path segment", is_path_segment),

@@ -108,6 +108,7 @@ BREAKS: list[tuple[str, str, str, Callable[[dict[str, Any]], dict[str, Any]]]] =
     ("rule_object_meta", "1.32", A + "Deployment", _set(("metadata.name", "Nginx_1"))),
     ("rule_object_meta", "1.32", C + "Service", _set(("metadata.name", "1-nginx"))),
     ("rule_object_meta", "1.32", C + "Namespace", _set(("metadata.name", "team.a"))),
+    ("rule_object_meta", "1.32", A + "StatefulSet", _set(("metadata.name", "pg.main"))),
     ("rule_object_meta", "1.32", C + "Pod", _set(("metadata.labels.name", "not valid!"))),
     ("rule_no_status", "1.32", A + "Deployment", _set(("status", {"replicas": 3}))),
     ("rule_pod", "1.32", C + "Pod", _set(("spec.containers.0.name", "Nginx"))),
