@@ -4,8 +4,10 @@ kind example of every bundled release; each rule with a fixture proving it can f
 from __future__ import annotations
 
 import copy
+import json
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import kubernetes_validate
@@ -14,7 +16,10 @@ import server_rules
 from release_examples import RELEASES, is_manifest_kind, release_api, release_examples
 from server_rules import cron_schedule_errors, quantity
 
+from generator.examples.samples import SampleBuilder
 from generator.model.gvk import primary_gvk
+from generator.model.normalize import build_api
+from generator.sources import load_source
 
 DELETE = object()
 
@@ -267,6 +272,32 @@ def test_issue_examples_of_the_old_builder_fail() -> None:
             "status": {"lastScheduleTime": "2024-01-15T10:00:00Z"}}
     found = " ".join(server_rules.errors(cron))
     assert "schedule" in found and "restartPolicy" in found and "containers" in found and "status" in found
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_every_listed_kind_shows_its_chosen_manifest(release: str) -> None:
+    """The manifests fit every bundled release's schema (no fall-back to a schema-derived sample)."""
+    builder = SampleBuilder(release_api(release))
+    for name, model in _kinds(release):
+        if model.kind in server_rules.RULES:
+            manifest = builder.manifest(name)
+            assert manifest is not None and release_examples(release)[name].data == manifest, name
+
+
+def test_a_spec_unlike_the_releases_falls_back_to_a_schema_sample(tmp_path: Path) -> None:
+    deployment = {"type": "object", "x-kubernetes-group-version-kind": [
+        {"group": "apps", "version": "v1", "kind": "Deployment"}], "properties": {
+        "apiVersion": {"type": "string"}, "kind": {"type": "string"},
+        "spec": {"type": "object", "properties": {"size": {"type": "integer"}}}}}
+    spec = {"swagger": "2.0", "info": {"title": "t", "version": "v"},
+            "definitions": {"io.k8s.api.apps.v1.Deployment": deployment}}
+    (tmp_path / "odd.json").write_text(json.dumps(spec))
+    api, _ = build_api(load_source(str(tmp_path / "odd.json")), "odd")
+    builder = SampleBuilder(api)
+    manifest = builder.manifest("io.k8s.api.apps.v1.Deployment")
+    data = builder.sample("io.k8s.api.apps.v1.Deployment").data()
+    assert manifest is not None and "metadata" in manifest  # which this spec's Deployment lacks
+    assert data["kind"] == "Deployment" and "metadata" not in data and data != manifest
 
 
 def test_hand_written_kinds_use_the_chosen_manifests() -> None:

@@ -103,6 +103,10 @@ _REFERENCE_SUFFIX = re.compile(r"(Reference|Ref|Spec|Status|Source|Template)$")
 _NOT_LABEL = re.compile(r"[^a-z0-9]+")
 
 
+class SchemaMismatch(ValueError):
+    """A hand-chosen value does not fit the schema of the spec at hand."""
+
+
 @dataclass(frozen=True, slots=True)
 class Sample:
     """A sample value and the schema it follows."""
@@ -143,13 +147,25 @@ class SampleBuilder:
         model = self.api.models[name]
         if model.shape != "object":
             return self.named_value(model, "")
-        recipe = _recipe(model, MANIFESTS)
-        if recipe is not None:
-            body = recipe(self.has_path(model)) if callable(recipe) else recipe
-            gvk = primary_gvk(model)
-            head = {"apiVersion": gvk.api_version, "kind": gvk.kind} if gvk is not None else {}
-            return self.typed(model, {k: v for k, v in head.items() if model.field(k)} | body)
+        manifest = self.manifest(name)
+        if manifest is not None:
+            try:
+                return self.typed(model, manifest)
+            except SchemaMismatch:  # a spec unlike the releases the manifest was chosen for
+                pass
         return self.model_sample(model, stack=(), depth=0, top=True)
+
+    def manifest(self, name: str) -> dict[str, Any] | None:
+        """The hand-chosen manifest of kind ``name`` (``apiVersion`` and ``kind`` first), if any; the
+        sample uses it when it fits the schema (every bundled release: a test checks)."""
+        model = self.api.models[name]
+        recipe = _recipe(model, MANIFESTS)
+        if recipe is None:
+            return None
+        body = recipe(self.has_path(model)) if callable(recipe) else recipe
+        gvk = primary_gvk(model)
+        head = {"apiVersion": gvk.api_version, "kind": gvk.kind} if gvk is not None else {}
+        return {k: v for k, v in head.items() if model.field(k)} | body
 
     def status(self, name: str) -> Sample | None:
         """What the cluster reports in a kind's ``status``, for the kinds where seeing it helps."""
@@ -158,7 +174,10 @@ class SampleBuilder:
         status = model.field("status")
         if body is None or status is None:
             return None
-        return self.typed_value(status.type, body, f"{name}.status")
+        try:
+            return self.typed_value(status.type, body, f"{name}.status")
+        except SchemaMismatch:
+            return None
 
     def has_path(self, model: Model) -> Callable[[str], bool]:
         """``has("spec.devices.requests.exactly")``: does the schema have that field path?"""
@@ -176,16 +195,20 @@ class SampleBuilder:
     def typed(self, model: Model, data: dict[str, Any], where: str = "") -> Sample:
         """``data`` (a JSON object) as a sample of ``model``; a key the model lacks is an error."""
         where = where or model.name
+        if not isinstance(data, dict):
+            raise SchemaMismatch(f"{where}: {model.name} is an object, not {data!r}")
         entries = []
         for key, value in data.items():
             f = model.field(key)
             if f is None:
-                raise KeyError(f"{where}: {model.name} has no field {key!r}")
+                raise SchemaMismatch(f"{where}: {model.name} has no field {key!r}")
             entries.append((key, self.typed_value(f.type, value, f"{where}.{key}")))
         return Sample("model", model=model.name, entries=tuple(entries))
 
     def typed_value(self, t: TypeRef, value: Any, where: str) -> Sample:
         """A JSON value as a sample of type ``t`` (models, arrays, maps, named scalars, times)."""
+        if t.kind in ("array", "map") and not isinstance(value, list if t.kind == "array" else dict):
+            raise SchemaMismatch(f"{where}: an {t.kind} in the schema, not {value!r}")
         if t.kind == "array" and t.items is not None:
             return Sample("array", items=tuple(self.typed_value(t.items, v, where) for v in value))
         if t.kind == "map" and t.items is not None:
