@@ -31,16 +31,17 @@ def client_python(release: str) -> Path:
 
 def install_kubernetes_clients() -> None:
     """One venv per client release under ``.cache/clients/<major>/`` (examples, python names);
-    a venv whose ``installed.txt`` names its pin is kept, so CI installs each client once."""
+    a venv whose ``installed.txt`` names its pin is kept, so CI installs each client once. Each venv
+    gets no pip of its own: this interpreter's pip installs into it (``pip --python``)."""
     for release, pin in KUBERNETES_CLIENTS.items():
         python = client_python(release)
         venv = python.parent.parent
         marker = venv / "installed.txt"
         if marker.is_file() and marker.read_text() == pin and python.exists():
             continue
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        f"kubernetes=={pin}"], check=True)
+        subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(venv)], check=True)
+        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                        "--disable-pip-version-check", f"kubernetes=={pin}"], check=True)
         marker.write_text(pin)
 
 
