@@ -199,7 +199,7 @@ def _pod_spec(spec: dict[str, Any], where: str, claim_names: tuple[str, ...] = (
         if not is_dns1123_label(str(volume.get("name"))):
             out.append(f"{where}.volumes.name: must be a DNS-1123 label")
         if len([k for k in volume if k != "name"]) != 1:
-            out.append(f"{where}.volumes: must specify exactly one volume type")
+            out.append(f"{where}.volumes: exactly one volume source")
     if len(set(volume_names)) != len(volume_names):
         out.append(f"{where}.volumes.name: Duplicate value")
     known_volumes = {*volume_names, *claim_names}
@@ -235,7 +235,7 @@ def _container(c: dict[str, Any], where: str, volumes: set[str]) -> list[str]:
         source = env.get("valueFrom")
         if source is not None:
             if env.get("value"):
-                out.append(f"{where}.env.valueFrom: may not be specified when `value` is not empty")
+                out.append(f"{where}.env.valueFrom: not with a non-empty value")
             if len(source) != 1:
                 out.append(f"{where}.env.valueFrom: must specify exactly one source")
             for key in ("secretKeyRef", "configMapKeyRef"):
@@ -272,7 +272,7 @@ def rule_workload(obj: dict[str, Any]) -> list[str]:
     out = _selector(spec.get("selector"), "spec.selector", required=True)
     labels = _get(spec, "template.metadata.labels") or {}
     if spec.get("selector") and not _selects(spec["selector"], labels):
-        out.append("spec.template.metadata.labels: `selector` does not match template `labels`")
+        out.append("spec.template.metadata.labels: the selector does not select these pod labels")
     if spec.get("replicas", 0) < 0:
         out.append("spec.replicas: must be greater than or equal to 0")
     claims = tuple(_get(t, "metadata.name") for t in spec.get("volumeClaimTemplates") or [])
@@ -321,7 +321,7 @@ def rule_job(obj: dict[str, Any]) -> list[str]:
     spec = obj.get("spec") or {}
     out = _job_spec(spec, "spec")
     if spec.get("selector") and not spec.get("manualSelector"):
-        out.append("spec.selector: `selector` not auto-generated")
+        out.append("spec.selector: set by the server unless manualSelector is true")
     return out
 
 
@@ -353,7 +353,7 @@ def cron_schedule_errors(schedule: str) -> list[str]:
                 if value is None or not low <= value <= high:
                     out.append(f"value {bound!r} out of range [{low}, {high}]")
             if match.group(3) is not None and int(match.group(3)) == 0:
-                out.append("step of range should be a positive number")
+                out.append("a step must be 1 or more")
     return out
 
 
@@ -364,11 +364,11 @@ def rule_cronjob(obj: dict[str, Any]) -> list[str]:
     spec = obj.get("spec") or {}
     out = [f"spec.schedule: {e}" for e in cron_schedule_errors(str(spec.get("schedule", "")))]
     if str(spec.get("schedule", "")).startswith(("TZ=", "CRON_TZ=")):
-        out.append("spec.schedule: cannot use TZ or CRON_TZ in schedule, use timeZone instead")
+        out.append("spec.schedule: a time zone goes in spec.timeZone, not in the schedule")
     out += _enum(spec.get("concurrencyPolicy"), ("Allow", "Forbid", "Replace"), "spec.concurrencyPolicy")
     out += _job_spec(_get(spec, "jobTemplate.spec") or {}, "spec.jobTemplate.spec")
     if len(_get(obj, "metadata.name", "")) > 52:
-        out.append("metadata.name: must be no more than 52 characters")
+        out.append("metadata.name: longer than 52 characters (Job names add 11)")
     return out
 
 
@@ -411,7 +411,7 @@ def rule_ingress(obj: dict[str, Any]) -> list[str]:
     spec = obj.get("spec") or {}
     out = []
     if not spec.get("rules") and not spec.get("defaultBackend"):
-        out.append("spec: either `defaultBackend` or `rules` must be specified")
+        out.append("spec: needs rules or a defaultBackend")
     if "ingressClassName" in spec and not is_dns1123_subdomain(str(spec["ingressClassName"])):
         out.append("spec.ingressClassName: must be a DNS-1123 subdomain")
     backends = [spec["defaultBackend"]] if spec.get("defaultBackend") else []
@@ -429,7 +429,7 @@ def rule_ingress(obj: dict[str, Any]) -> list[str]:
     for backend in backends:
         service, resource = backend.get("service"), backend.get("resource")
         if bool(service) == bool(resource):
-            out.append("backend: exactly one of service or resource must be specified")
+            out.append("backend: a service or a resource, not both")
         if service:
             port = service.get("port") or {}
             if not service.get("name") or ("name" in port) == ("number" in port):
@@ -524,7 +524,7 @@ def _claim_spec(spec: dict[str, Any], where: str) -> list[str]:
     out = []
     modes = spec.get("accessModes") or []
     if not modes:
-        out.append(f"{where}.accessModes: at least 1 access mode is required")
+        out.append(f"{where}.accessModes: at least one access mode")
     for mode in modes:
         out += _enum(mode, _ACCESS_MODES, f"{where}.accessModes")
     storage = _get(spec, "resources.requests.storage")
@@ -597,18 +597,17 @@ def rule_policy_rules(obj: dict[str, Any]) -> list[str]:
     out = []
     for rule in obj.get("rules") or []:
         if not rule.get("verbs"):
-            out.append("rules.verbs: verbs must contain at least one value")
+            out.append("rules.verbs: at least one verb")
         if rule.get("nonResourceURLs"):
             if obj.get("kind") != "ClusterRole":
-                out.append("rules.nonResourceURLs: namespaced rules cannot apply to non-resource URLs")
+                out.append("rules.nonResourceURLs: only a ClusterRole may name non-resource URLs")
             if rule.get("apiGroups") or rule.get("resources"):
-                out.append("rules.nonResourceURLs: rules cannot apply to both regular resources and "
-                           "non-resource URLs")
+                out.append("rules.nonResourceURLs: not in the same rule as API groups or resources")
             continue
         if not rule.get("apiGroups"):
-            out.append("rules.apiGroups: resource rules must supply at least one api group")
+            out.append("rules.apiGroups: a resource rule names at least one API group")
         if not rule.get("resources"):
-            out.append("rules.resources: resource rules must supply at least one resource")
+            out.append("rules.resources: a resource rule names at least one resource")
     return out
 
 
@@ -697,7 +696,7 @@ def rule_pdb(obj: dict[str, Any]) -> list[str]:
     spec = obj.get("spec") or {}
     out = []
     if "minAvailable" in spec and "maxUnavailable" in spec:
-        out.append("spec: minAvailable and maxUnavailable cannot be both set")
+        out.append("spec: only one of minAvailable and maxUnavailable")
     out += [f"spec.{k}: must be a non-negative integer or a percentage" for k in
             ("minAvailable", "maxUnavailable") if k in spec and not _int_or_percent(spec[k])]
     return out + _selector(spec.get("selector"), "spec.selector")
@@ -832,7 +831,7 @@ def rule_crd(obj: dict[str, Any]) -> list[str]:
     if _get(obj, "metadata.name") != f"{names.get('plural')}.{group}":
         out.append("metadata.name: must be spec.names.plural+\".\"+spec.group")
     if "." not in group or not is_dns1123_subdomain(group):
-        out.append("spec.group: should be a domain with at least one dot")
+        out.append("spec.group: a DNS subdomain with a dot in it")
     for key in ("plural", "singular"):
         if (key in names or key == "plural") and not is_dns1123_label(str(names.get(key, ""))):
             out.append(f"spec.names.{key}: must be a DNS-1123 label")
@@ -849,7 +848,7 @@ def rule_crd(obj: dict[str, Any]) -> list[str]:
     if len(set(version_names)) != len(version_names) or not all(map(is_dns1035_label, version_names)):
         out.append("spec.versions.name: unique DNS-1035 labels")
     if sum(1 for v in versions if v.get("storage")) != 1:
-        out.append("spec.versions: must have exactly one version marked as storage version")
+        out.append("spec.versions: exactly one storage version")
     for v in versions:
         schema = _get(v, "schema.openAPIV3Schema")
         if schema is None:
