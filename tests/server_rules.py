@@ -750,7 +750,7 @@ def rule_resource_quota(obj: dict[str, Any]) -> list[str]:
     out = []
     for name, value in (_get(obj, "spec.hard") or {}).items():
         if name not in QUOTA_NAMES and not name.startswith(("count/", "requests.")) and "/" not in name:
-            out.append(f"spec.hard[{name}]: must be a standard resource for quota")
+            out.append(f"spec.hard[{name}]: not a resource a quota can limit")
         amount = quantity(value)
         if amount is None or amount < 0:
             out.append(f"spec.hard[{name}]: must be a non-negative quantity")
