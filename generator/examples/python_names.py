@@ -156,6 +156,7 @@ class PythonNames:
     def __init__(self, api: ApiSpec, rules: ClientRules | None = None) -> None:
         self.api = api
         self.rules = rules or client_rules(api.version)
+        self._attributes: dict[str, str] = {}
         short = class_names(list(api.models))
         self.classes: dict[str, str] = {
             name: camelize(short[name]) for name, model in api.models.items()
@@ -168,7 +169,10 @@ class PythonNames:
 
     def attribute(self, json_name: str) -> str:
         """The attribute of a JSON property under this client's rules."""
-        return attribute_name(json_name, self.rules)
+        name = self._attributes.get(json_name)
+        if name is None:
+            name = self._attributes[json_name] = attribute_name(json_name, self.rules)
+        return name
 
     def type_of(self, t: TypeRef) -> PythonType:
         """The ``openapi_types`` string of a field type, split around the class it names."""
