@@ -16,9 +16,12 @@ def types() -> dict:
     from kubernetes import client
 
     out = {}
-    for name, cls in sorted(vars(client.models).items()):
+    # clients from 37 load their models lazily (module __getattr__): list them by __all__
+    names = getattr(client.models, "__all__", None) or list(vars(client.models))
+    for name in sorted(names):
+        cls = getattr(client.models, name)
         if inspect.isclass(cls) and hasattr(cls, "openapi_types"):
-            out[name] = {"types": cls.openapi_types, "map": cls.attribute_map}
+            out[name] = {"types": dict(cls.openapi_types), "map": dict(cls.attribute_map)}
     return out
 
 

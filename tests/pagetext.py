@@ -45,8 +45,15 @@ def code_blocks(page: str) -> list[tuple[str, str]]:
 
 
 def example_blocks(page: str) -> dict[str, str]:
-    """The Example tabs' code by language."""
-    return dict(code_blocks(page.split("\n## Example", 1)[1]))
+    """The Example tabs' code by language (not the status block after them)."""
+    section = page.split("\n## Example", 1)[1].split('<div class="k8s-example-status">', 1)[0]
+    return dict(code_blocks(section))
+
+
+def example_status(page: str) -> str:
+    """The code of the status block after the Example tabs ("" when the page has none)."""
+    parts = page.split('<div class="k8s-example-status">', 1)
+    return code_blocks(parts[1])[0][1] if len(parts) == 2 else ""
 
 
 def html_rows(page: str, heading: str) -> list[str]:

@@ -14,8 +14,13 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 CLIENTS_DIR = REPO / ".cache" / "clients"
-KUBERNETES_CLIENTS = {"1.31": "31.0.0", "1.32": "32.0.1"}
-"""Kubernetes release → the official Python client release generated from its spec."""
+KUBERNETES_CLIENTS = {
+    "1.25": "25.3.0", "1.26": "26.1.0", "1.27": "27.2.0", "1.28": "28.1.0", "1.29": "29.0.0",
+    "1.30": "30.1.0", "1.31": "31.0.0", "1.32": "32.0.1", "1.33": "33.1.0", "1.34": "34.1.0",
+    "1.35": "35.0.0", "1.36": "36.0.3", "1.37": "37.0.2",
+}
+"""Kubernetes release → the official Python client generated from its spec (PyPI ``kubernetes``
+major N is Kubernetes 1.N; the newest patch of each major, per ``pip index versions kubernetes``)."""
 
 
 def client_python(release: str) -> Path:
@@ -25,16 +30,18 @@ def client_python(release: str) -> Path:
 
 
 def install_kubernetes_clients() -> None:
-    """One venv per client release under ``.cache/clients/<major>/`` (examples, python names)."""
+    """One venv per client release under ``.cache/clients/<major>/`` (examples, python names);
+    a venv whose ``installed.txt`` names its pin is kept, so CI installs each client once. Each venv
+    gets no pip of its own: this interpreter's pip installs into it (``pip --python``)."""
     for release, pin in KUBERNETES_CLIENTS.items():
         python = client_python(release)
         venv = python.parent.parent
         marker = venv / "installed.txt"
         if marker.is_file() and marker.read_text() == pin and python.exists():
             continue
-        subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
-        subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                        f"kubernetes=={pin}"], check=True)
+        subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(venv)], check=True)
+        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                        "--disable-pip-version-check", f"kubernetes=={pin}"], check=True)
         marker.write_text(pin)
 
 

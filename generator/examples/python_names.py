@@ -1,12 +1,24 @@
 """Names of the official ``kubernetes`` Python client for a whole spec (openapi-generator rules).
 
+Client ``N.x`` is generated from Kubernetes ``1.N``; its generator changed twice, so the rules are
+per client release (``ClientRules``, chosen by the spec's release label):
+
+- clients 25-35 (openapi-generator ``python-legacy``): ``podIPs`` → ``pod_i_ps``; types
+  ``list[T]``, ``dict(str, T)``; ``format: byte`` → ``str``.
+- client 36: ``podIPs`` → ``pod_ips`` (an acronym splits only before a word of two or more lower-case
+  letters); types ``list[T]``, ``dict[str, T]``.
+- clients 37 on (pydantic models): names as 36; types ``List[T]``, ``Dict[str, T]``; ``format: byte``
+  → ``bytes``.
+
+Rules common to all:
+
 - Class: the last two segments of the definition name, camel-cased (``v1alpha3.ResourceClaimStatus``
   → ``V1alpha3ResourceClaimStatus``); definitions that would collide take one more segment, until
   no two collide (``CoreV1EndpointPort`` / ``DiscoveryV1EndpointPort``). Decided over the whole spec.
 - Definitions without properties have no class; they are inlined as their primitive.
-- Attributes: openapi-generator's ``underscore`` (``podIPs`` → ``pod_i_ps``), ``$`` dropped
-  (``$ref`` → ``ref``), reserved words prefixed with ``_`` (``_continue``).
-- Types: ``str``, ``int``, ``float``, ``bool``, ``datetime``, ``object``, ``list[T]``, ``dict(str, T)``.
+- Attributes: openapi-generator's ``underscore``, ``$`` dropped (``$ref`` → ``ref``), reserved words
+  prefixed with ``_`` (``_continue``).
+- Types: ``str``, ``int``, ``float``, ``bool``, ``datetime``, ``object``, and the list/map forms above.
 """
 
 from __future__ import annotations
@@ -27,18 +39,59 @@ RESERVED_WORDS = frozenset({
     "finally", "try", "def", "for", "lambda", "return", "except", "break", "assert",
     "None", "True", "False",
 })
-_ACRONYM_WORD = re.compile(r"([A-Z]+)([A-Z][a-z])")
+_RELEASE = re.compile(r"^1\.(\d+)(?:$|[.-])")
 _WORD_START = re.compile(r"([a-z\d])([A-Z])")
 _ALL_UPPER = re.compile(r"^[A-Z_]*$")
 _SEPARATORS = re.compile(r"[\[(.\-| /\\]")
 _NON_WORD = re.compile(r"[^A-Za-z0-9_]")
 _NAME_PARTS = re.compile(r"[^A-Za-z0-9]+")
+
+
+@dataclass(frozen=True, slots=True)
+class ClientRules:
+    """What differs between client releases' generators."""
+
+    first: int
+    """The first client major release these rules name (up to the next rules' ``first``)."""
+    acronym_word: re.Pattern[str]
+    """``underscore``'s split between an acronym and the next word."""
+    list_open: str
+    list_close: str
+    dict_open: str
+    dict_close: str
+    byte_type: str
+    """The type of a ``format: byte`` string."""
+
+
+LEGACY = ClientRules(0, re.compile(r"([A-Z]+)([A-Z][a-z])"), "list[", "]", "dict(str, ", ")", "str")
+CLIENT_RULES = (
+    LEGACY,
+    ClientRules(36, re.compile(r"([A-Z]+)([A-Z][a-z][a-z]+)"), "list[", "]", "dict[str, ", "]", "str"),
+    ClientRules(37, re.compile(r"([A-Z]+)([A-Z][a-z][a-z]+)"), "List[", "]", "Dict[str, ", "]", "bytes"),
+)
+"""By first client release; releases before 25 and labels that are not ``1.N`` use ``LEGACY``."""
+
+
+def client_major(version: str) -> str:
+    """Major version of the official Python client for a release (``1.31`` → ``31``), if any."""
+    match = _RELEASE.match(version)
+    return match.group(1) if match else ""
+
+
+def client_rules(version: str) -> ClientRules:
+    """The naming rules of the client of release ``version`` (``1.36`` → client 36's)."""
+    major = client_major(version)
+    if not major:
+        return LEGACY
+    return [r for r in CLIENT_RULES if r.first <= int(major)][-1]
+
+
 CLIENT_MODULE = "client"
 """How snippets refer to the client package: ``from kubernetes import client``."""
 
 
-@lru_cache(maxsize=8192)
-def attribute_name(json_name: str) -> str:
+@lru_cache(maxsize=16384)
+def attribute_name(json_name: str, rules: ClientRules = LEGACY) -> str:
     """The client's attribute for a JSON property: ``reservedFor`` → ``reserved_for``.
 
     openapi-generator's ``sanitizeName`` (separators → ``_``, other non-word characters such as
@@ -48,7 +101,7 @@ def attribute_name(json_name: str) -> str:
     name = _NON_WORD.sub("", name)
     if _ALL_UPPER.match(name):
         name = name.lower()
-    name = _ACRONYM_WORD.sub(r"\1_\2", name)
+    name = rules.acronym_word.sub(r"\1_\2", name)
     name = _WORD_START.sub(r"\1_\2", name)
     name = name.lower().lstrip("_")
     if name in RESERVED_WORDS or name[:1].isdigit() or not name:
@@ -100,8 +153,10 @@ class PythonAttribute:
 class PythonNames:
     """Client class, attribute and type names of every model of one spec."""
 
-    def __init__(self, api: ApiSpec) -> None:
+    def __init__(self, api: ApiSpec, rules: ClientRules | None = None) -> None:
         self.api = api
+        self.rules = rules or client_rules(api.version)
+        self._attributes: dict[str, str] = {}
         short = class_names(list(api.models))
         self.classes: dict[str, str] = {
             name: camelize(short[name]) for name, model in api.models.items()
@@ -112,15 +167,26 @@ class PythonNames:
     def class_name(self, name: str) -> str | None:
         return self.classes.get(name)
 
+    def attribute(self, json_name: str) -> str:
+        """The attribute of a JSON property under this client's rules."""
+        name = self._attributes.get(json_name)
+        if name is None:
+            name = self._attributes[json_name] = attribute_name(json_name, self.rules)
+        return name
+
     def type_of(self, t: TypeRef) -> PythonType:
         """The ``openapi_types`` string of a field type, split around the class it names."""
         if t.kind == "array" and t.items is not None:
             inner = self.type_of(t.items)
-            return PythonType("list[" + inner.prefix, inner.name, inner.suffix + "]", inner.ref)
+            return PythonType(self.rules.list_open + inner.prefix, inner.name,
+                              inner.suffix + self.rules.list_close, inner.ref)
         if t.kind == "map" and t.items is not None:
             inner = self.type_of(t.items)
-            return PythonType("dict(str, " + inner.prefix, inner.name, inner.suffix + ")", inner.ref)
+            return PythonType(self.rules.dict_open + inner.prefix, inner.name,
+                              inner.suffix + self.rules.dict_close, inner.ref)
         if t.kind == "primitive":
+            if t.type == "string" and t.format == "byte":
+                return PythonType("", self.rules.byte_type)
             return PythonType("", _primitive(t.type, t.format))
         if t.kind == "quantity":
             return PythonType("", "str")
@@ -133,7 +199,7 @@ class PythonNames:
         return PythonType("", "object")
 
     def attributes(self, model: Model) -> list[PythonAttribute]:
-        return [PythonAttribute(attribute_name(f.name), f, self.type_of(f.type)) for f in model.fields]
+        return [PythonAttribute(self.attribute(f.name), f, self.type_of(f.type)) for f in model.fields]
 
     def openapi_types(self, model: Model) -> dict[str, str]:
         """What the client class's ``openapi_types`` holds."""

@@ -6,6 +6,9 @@
 - Values follow type, format and name: enums take a listed value, times are RFC 3339, quantities
   ``500m``/``1Gi``, int-or-string a port number or a percentage, maps one entry, arrays one item,
   names DNS labels. A kind gets ``apiVersion``, ``kind`` and ``metadata.name``.
+- A kind's sample is a manifest: no ``status`` (the cluster writes it; ``status()`` gives it apart)
+  unless the schema requires one. The kinds people write by hand take the hand-chosen manifests of
+  ``manifests``, typed by the release's schema.
 
 The result is a ``Sample`` tree (value + the schema it follows), so the YAML, Python and Jsonnet
 renderings all show the same object; ``Sample.data()`` is the plain JSON value.
@@ -14,9 +17,11 @@ renderings all show the same object; ``Sample.data()`` is the plain JSON value.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from generator.examples.manifests import MANIFESTS, STATUSES
 from generator.model.gvk import primary_gvk
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 
@@ -98,6 +103,10 @@ _REFERENCE_SUFFIX = re.compile(r"(Reference|Ref|Spec|Status|Source|Template)$")
 _NOT_LABEL = re.compile(r"[^a-z0-9]+")
 
 
+class SchemaMismatch(ValueError):
+    """A hand-chosen value does not fit the schema of the spec at hand."""
+
+
 @dataclass(frozen=True, slots=True)
 class Sample:
     """A sample value and the schema it follows."""
@@ -133,11 +142,89 @@ class SampleBuilder:
         self.api = api
 
     def sample(self, name: str) -> Sample:
-        """The sample of definition ``name``: every own property (a value, for scalars)."""
+        """The sample of definition ``name``: every own property (a value, for scalars); for a kind,
+        a manifest (its hand-chosen one when it has one), without ``status``."""
         model = self.api.models[name]
         if model.shape != "object":
             return self.named_value(model, "")
+        manifest = self.manifest(name)
+        if manifest is not None:
+            try:
+                return self.typed(model, manifest)
+            except SchemaMismatch:  # a spec unlike the releases the manifest was chosen for
+                pass
         return self.model_sample(model, stack=(), depth=0, top=True)
+
+    def manifest(self, name: str) -> dict[str, Any] | None:
+        """The hand-chosen manifest of kind ``name`` (``apiVersion`` and ``kind`` first), if any; the
+        sample uses it when it fits the schema (every bundled release: a test checks)."""
+        model = self.api.models[name]
+        recipe = _recipe(model, MANIFESTS)
+        if recipe is None:
+            return None
+        body = recipe(self.has_path(model)) if callable(recipe) else recipe
+        gvk = primary_gvk(model)
+        head = {"apiVersion": gvk.api_version, "kind": gvk.kind} if gvk is not None else {}
+        return {k: v for k, v in head.items() if model.field(k)} | body
+
+    def status(self, name: str) -> Sample | None:
+        """What the cluster reports in a kind's ``status``, for the kinds where seeing it helps."""
+        model = self.api.models[name]
+        body = _recipe(model, STATUSES)
+        status = model.field("status")
+        if body is None or status is None:
+            return None
+        try:
+            return self.typed_value(status.type, body, f"{name}.status")
+        except SchemaMismatch:
+            return None
+
+    def has_path(self, model: Model) -> Callable[[str], bool]:
+        """``has("spec.devices.requests.exactly")``: does the schema have that field path?"""
+        def has(path: str) -> bool:
+            current: Model | None = model
+            for part in path.split("."):
+                f = current.field(part) if current is not None else None
+                if f is None:
+                    return False
+                current = self.api.models.get(f.type.referenced())
+            return True
+        return has
+
+    # -- hand-chosen values, typed by the schema -------------------------------------------
+    def typed(self, model: Model, data: dict[str, Any], where: str = "") -> Sample:
+        """``data`` (a JSON object) as a sample of ``model``; a key the model lacks is an error."""
+        where = where or model.name
+        if not isinstance(data, dict):
+            raise SchemaMismatch(f"{where}: {model.name} is an object, not {data!r}")
+        entries = []
+        for key, value in data.items():
+            f = model.field(key)
+            if f is None:
+                raise SchemaMismatch(f"{where}: {model.name} has no field {key!r}")
+            entries.append((key, self.typed_value(f.type, value, f"{where}.{key}")))
+        return Sample("model", model=model.name, entries=tuple(entries))
+
+    def typed_value(self, t: TypeRef, value: Any, where: str) -> Sample:
+        """A JSON value as a sample of type ``t`` (models, arrays, maps, named scalars, times)."""
+        if t.kind in ("array", "map") and not isinstance(value, list if t.kind == "array" else dict):
+            raise SchemaMismatch(f"{where}: an {t.kind} in the schema, not {value!r}")
+        if t.kind == "array" and t.items is not None:
+            return Sample("array", items=tuple(self.typed_value(t.items, v, where) for v in value))
+        if t.kind == "map" and t.items is not None:
+            return Sample("map", entries=tuple((k, self.typed_value(t.items, v, f"{where}.{k}"))
+                                               for k, v in value.items()))
+        target = self.api.models.get(t.ref) if t.kind == "ref" else None
+        if target is not None and target.shape == "object":
+            return self.typed(target, value, where)
+        if target is not None:
+            scalar = target.scalar
+            if scalar is not None and scalar.kind == "primitive" and scalar.format == "date-time":
+                return Sample("time", model=target.name, value=value)
+            return Sample("value", model=target.name, value=value)
+        if t.kind == "primitive" and t.format == "date-time":
+            return Sample("time", value=value)
+        return Sample("value", value=value)
 
     # -- models ----------------------------------------------------------------------------
     def model_sample(self, model: Model, stack: tuple[str, ...], depth: int, top: bool = False,
@@ -166,8 +253,10 @@ class SampleBuilder:
 
     def chosen_fields(self, model: Model, stack: tuple[str, ...], depth: int, top: bool,
                       keys: tuple[str, ...]) -> list[Field]:
-        if top:
-            return list(model.fields)
+        if top:  # a kind's manifest carries no status (the cluster writes it) unless its schema
+            # requires one (StorageVersion, which only API servers write)
+            manifest = model.is_kind and not model.is_list
+            return [f for f in model.fields if not (manifest and f.name == "status" and not f.required)]
         wanted = {f.name for f in model.fields if f.required or f.name in keys}
         if model.is_kind and not model.is_list:
             wanted.add("metadata")
@@ -251,6 +340,12 @@ class SampleBuilder:
             if t.type == "boolean":
                 return Sample("value", value=True)
         return Sample("value", value={"key": "value"})
+
+
+def _recipe(model: Model, table: dict[tuple[str, str], Any]) -> Any:
+    """The entry of a kind (by its API group and kind) in ``MANIFESTS`` or ``STATUSES``."""
+    gvk = primary_gvk(model) if model.is_kind and not model.is_list else None
+    return table.get((gvk.group, gvk.kind)) if gvk is not None else None
 
 
 def _string(name: str, owner: Model) -> str:

@@ -1,5 +1,6 @@
 """Renderings of one sample object: YAML (the wire format), Python constructor calls of the
-official client, Jsonnet builder calls of k8s-libsonnet. All show the same ``Sample``."""
+official client, Jsonnet builder calls of k8s-libsonnet. All show the same ``Sample``; a kind's
+``status`` (what the cluster writes, never part of the manifest) is YAML apart."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 from generator.examples import yaml_text
 from generator.examples.jsonnet import JsonnetRenderer
-from generator.examples.python_names import PythonNames, attribute_name
+from generator.examples.python_names import PythonNames
 from generator.examples.samples import Sample, SampleBuilder
 from generator.model.types import ApiSpec
 
@@ -29,6 +30,8 @@ class Example:
     python_variable: str
     """The variable the Python snippet binds to the object."""
     jsonnet: str = ""
+    status: str = ""
+    """YAML (``status:`` …) of what the cluster reports for a kind where that helps; else empty."""
 
 
 def to_yaml(data: Any) -> str:
@@ -89,7 +92,7 @@ class PythonRenderer:
 
     def parts(self, sample: Sample) -> list[tuple[str, Sample]]:
         if sample.kind == "model":
-            return [(attribute_name(key) + "=", value) for key, value in sample.entries]
+            return [(self.names.attribute(key) + "=", value) for key, value in sample.entries]
         if sample.kind == "array":
             return [("", item) for item in sample.items]
         if sample.kind == "map":
@@ -139,8 +142,8 @@ def _py(value: Any) -> str:
     return json.dumps(str(value))
 
 
-def python_variable(kind: str) -> str:
-    name = attribute_name(kind).lstrip("_") or "obj"
+def python_variable(kind: str, names: PythonNames) -> str:
+    name = names.attribute(kind).lstrip("_") or "obj"
     return f"{name}_obj" if name in ("client", "datetime") or not name.isidentifier() else name
 
 
@@ -157,8 +160,10 @@ class ExampleBuilder:
     def example(self, name: str) -> Example:
         model = self.api.models[name]
         sample = self.samples.sample(name)
-        variable = python_variable(model.kind)
+        variable = python_variable(model.kind, self.names)
         data = sample.data()
+        status = self.samples.status(name)
         return Example(name=name, data=data, yaml=to_yaml(data),
                        python=self.python.snippet(sample, variable), python_variable=variable,
-                       jsonnet=self.jsonnet.snippet(sample))
+                       jsonnet=self.jsonnet.snippet(sample),
+                       status=to_yaml({"status": status.data()}) if status is not None else "")

@@ -3,22 +3,14 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from generator.examples.python_names import client_major
 from generator.examples.snippets import Example, ExampleBuilder
 from generator.model.types import ApiSpec, TypeRef
 from generator.views.pages import ModelPage
 from generator.views.properties import PropertyRow, TypeLabel
 from generator.views.site import SitePlan, page_url, relative
-
-_RELEASE = re.compile(r"^1\.(\d+)(?:$|[.-])")
-
-
-def client_major(version: str) -> str:
-    """Major version of the official Python client for a release (``1.31`` → ``31``), if any."""
-    match = _RELEASE.match(version)
-    return match.group(1) if match else ""
 
 
 @dataclass(frozen=True, slots=True)
