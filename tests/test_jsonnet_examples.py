@@ -141,7 +141,8 @@ def test_the_library_is_k8s_libsonnet_with_its_patches(api_131: ApiSpec, shared:
     alone: ``deployment.new`` needs containers and writes replicas and labels."""
     head = "local k = import 'github.com/jsonnet-libs/k8s-libsonnet/1.31/main.libsonnet';\n"
     found = evaluate_all(api_131, shared, {
-        "deployment": head + "k.apps.v1.deployment.new('web', containers=[k.core.v1.container.new('web', 'nginx')])",
+        "deployment": head + "k.apps.v1.deployment.new('web', containers=[k.core.v1.container.new('web', "
+                             "'nginx')])",
         "port": head + "k.core.v1.containerPort.newNamedUDP(53, 'dns')",
     })
     assert found["deployment"]["spec"] == {
