@@ -257,6 +257,10 @@ def test_every_k8s_libsonnet_page_path_is_a_page(release, renamed, api_131, api_
         assert plan.page_of(name) == f"{release}/{group}/{version}/{_camel_lower(model.kind)}.md", name
         upper_first += model.kind[1:2].isupper()
     assert upper_first == renamed
+    # the library's package pages: one per group and per group/version
+    for group, version in {tuple(p.split(".")[:2]) for p in map(library_path, api.models) if p}:
+        assert plan.api_version_index(group, version) == f"{release}/{group}/{version}/index.md"
+        assert plan.group_index(group) == f"{release}/{group}/index.md"
     assert plan.page_of("io.k8s.kube-aggregator.pkg.apis.apiregistration.v1.APIService") == \
         f"{release}/apiregistration/v1/apiService.md"
 

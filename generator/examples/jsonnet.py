@@ -225,6 +225,7 @@ class JsonnetRenderer:
             return flat
         return f"\n{indent}+ ".join(parts)
 
+
 def _patched(index: BuilderIndex) -> bool:
     """Whether this release's library object has its hand-written patch (its helpers)."""
     return any(fn.helper is not None for fn in index.root.functions)

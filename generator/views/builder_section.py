@@ -3,7 +3,9 @@
 Data only: the index (nested, anchored) and one entry per ``obj`` group or per field, where a
 field's entry carries its functions (``withX`` and, if any, ``withXMixin``), each with its own
 anchor and signature, plus the argument type, the field's own description and a link to the
-property-table row that documents the field.
+property-table row that documents the field. A hand-written k8s-libsonnet helper
+(``container.new(name, image)``) is an entry of its own: its documented signature and what it does
+(``libsonnet.helpers``).
 """
 
 from __future__ import annotations
