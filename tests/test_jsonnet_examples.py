@@ -83,7 +83,7 @@ def test_jsonnet_snippets_call_the_helpers_a_user_would(
         container = by_name["io.k8s.api.core.v1.Container"].jsonnet.split("\n\n", 1)[1]
         assert container.startswith("container.new('app', 'registry.k8s.io/nginx:1.27')\n")
         deployment = by_name["io.k8s.api.apps.v1.Deployment"].jsonnet.split("\n\n", 1)[1]
-        assert deployment.startswith("deployment.new(") and "[k.core.v1.container.new(" in deployment
+        assert deployment.startswith("deployment.new(") and "k.core.v1.container.new(" in deployment
 
 
 def test_jsonnet_snippets_use_the_release_library_and_new(

@@ -131,9 +131,9 @@ class JsonnetRenderer:
         return head + (self.join(parts, "", WIDTH) if parts else "{}") + "\n"
 
     # -- builder expressions ---------------------------------------------------------------
-    def parts(self, sample: Sample, prefix: str, top: bool = False) -> list[str]:
+    def parts(self, sample: Sample, prefix: str, top: bool = False, indent: str = "") -> list[str]:
         """The calls (``prefix.withX(...)``, helpers such as ``prefix.new(...)``) and plain objects
-        that together build ``sample``."""
+        that together build ``sample``; ``indent``: where the expression's lines start."""
         index = self.index(sample.model)
         assert index is not None
         entries = dict(sample.entries)
@@ -150,13 +150,13 @@ class JsonnetRenderer:
                     matcher = CONSTRUCTORS.get(index.library_path)
                     found = matcher(sample, name.value) if matcher is not None else None
                 if found is not None:
-                    calls.append(self.helper_call(prefix, found))
+                    calls.append(self.helper_call(prefix, found, indent))
                     skip = {("apiVersion",), ("kind",), ("metadata", "name"), *found.writes}
         helper = VALUE_HELPERS.get(index.library_path)
         found = helper(sample) if helper is not None else None
         fn = index.function(found.name) if found is not None else None
         if found is not None and fn is not None and fn.helper is not None:
-            calls.append(self.helper_call(prefix, found))
+            calls.append(self.helper_call(prefix, found, indent))
             skip |= found.writes
         plain: dict[str, object] = {}
         for name in EMPTY_WRITES_NOTHING.get(index.library_path, ()):
@@ -164,28 +164,31 @@ class JsonnetRenderer:
             if value is not None and not value.entries and not value.items and _patched(index):
                 skip.add((name,))
                 _put(plain, (name,), _Leaf(value.data()))
-        self._walk(sample, (), prefix, index.root, skip, calls, plain)
+        self._walk(sample, (), prefix, index.root, skip, calls, plain, indent)
         if plain:
             calls.append(_merge_literal(plain))
         return calls
 
-    def helper_call(self, prefix: str, call: HelperCall) -> str:
+    def helper_call(self, prefix: str, call: HelperCall, indent: str = "") -> str:
         head = f"{prefix}.{call.name}("
-        args = [self.argument(arg, len(head)) for arg in call.args]
-        args += [f"{name}={self.argument(arg, len(head) + len(name) + 1)}" for name, arg in call.named]
+        used = len(indent) + len(head)
+        args = [self.argument(arg, indent, used) for arg in call.args]
+        args += [f"{name}={self.argument(arg, indent, used + len(name) + 1)}" for name, arg in call.named]
         return head + ", ".join(args) + ")"
 
-    def argument(self, arg: Arg, used: int) -> str:
+    def argument(self, arg: Arg, indent: str, used: int) -> str:
+        """One argument of a helper call."""
         if isinstance(arg, str):
             return string(arg)
         if isinstance(arg, Code):
             return arg.text
         if isinstance(arg, Call):
-            return f"{arg.function}({', '.join(self.argument(a, used) for a in arg.args)})"
-        return self.value(arg, "  ", used + 3)
+            return f"{arg.function}({', '.join(self.argument(a, indent, used) for a in arg.args)})"
+        return self.value(arg, indent + "  ", used + 3)
 
     def _walk(self, node: Sample, path: tuple[str, ...], prefix: str, obj: BuilderObject,
-              skip: set[tuple[str, ...]], calls: list[str], plain: dict[str, object]) -> None:
+              skip: set[tuple[str, ...]], calls: list[str], plain: dict[str, object],
+              indent: str = "") -> None:
         level = self.level(obj)
         for name, value in node.entries:
             target = (*path, name)
@@ -194,9 +197,9 @@ class JsonnetRenderer:
             entry = level.get(name)
             if isinstance(entry, BuilderFunction):
                 head = f"{prefix}{member((*entry.path, entry.name))}("
-                calls.append(f"{head}{self.value(value, '  ', len(head) + 3)})")
+                calls.append(f"{head}{self.value(value, indent + '  ', len(indent) + len(head) + 3)})")
             elif entry is not None and value.kind == "model" and value.entries:
-                self._walk(value, target, prefix, entry, skip, calls, plain)
+                self._walk(value, target, prefix, entry, skip, calls, plain, indent)
             else:
                 _put(plain, target, _Leaf(value.data()))
 
@@ -205,7 +208,7 @@ class JsonnetRenderer:
         when it fits after the ``used`` columns before it."""
         index = self.index(sample.model) if sample.kind == "model" and sample.entries else None
         if index is not None:
-            parts = self.parts(sample, "k" + member(tuple(index.library_path.split("."))))
+            parts = self.parts(sample, "k" + member(tuple(index.library_path.split("."))), indent=indent)
             return self.join(parts, indent, used)
         if sample.kind == "array":
             inner = indent + "  "
