@@ -35,7 +35,7 @@ class Call:
 
 
 Arg = Union[Sample, str, Code, Call]  # noqa: UP007 (a runtime alias on 3.10)
-"""A sample (rendered like any value), a string (a Jsonnet string literal) or ``Code``."""
+"""A sample (rendered like any value), a string (a Jsonnet string literal), ``Code`` or a ``Call``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,10 +62,6 @@ def _text(sample: Sample | None) -> str | None:
     if sample is not None and sample.kind == "value" and isinstance(sample.value, str):
         return sample.value
     return None
-
-
-def _present(sample: Sample | None) -> bool:
-    return sample is not None
 
 
 def _without(labels: Sample, key: str) -> Sample:
@@ -147,10 +143,10 @@ def _config_map(sample: Sample, name: str) -> HelperCall | None:
 
 
 def _secret(sample: Sample, name: str) -> HelperCall | None:
-    data, kind = at(sample, "data"), _text(at(sample, "type"))
-    if data is None or kind is None:
+    data, kind = at(sample, "data"), at(sample, "type")
+    if data is None or kind is None or _text(kind) is None:
         return None
-    args: tuple[Arg, ...] = (name, data) if kind == "Opaque" else (name, data, at(sample, "type"))  # type: ignore[assignment]
+    args: tuple[Arg, ...] = (name, data) if _text(kind) == "Opaque" else (name, data, kind)
     return HelperCall("new", args, (), frozenset({("data",), ("type",)}))
 
 
@@ -177,9 +173,9 @@ CONSTRUCTORS: dict[str, Matcher] = {
 
 def _container(sample: Sample) -> HelperCall | None:
     name, image = at(sample, "name"), at(sample, "image")
-    if _text(name) is None or _text(image) is None:
+    if name is None or image is None or _text(name) is None or _text(image) is None:
         return None
-    return HelperCall("new", (name, image), (), frozenset({("name",), ("image",)}))  # type: ignore[arg-type]
+    return HelperCall("new", (name, image), (), frozenset({("name",), ("image",)}))
 
 
 def _container_port(sample: Sample) -> HelperCall | None:
@@ -254,8 +250,8 @@ def _volume(sample: Sample) -> HelperCall | None:
     if host_path is not None:
         return HelperCall("fromHostPath", (name, host_path), (), frozenset({("name",), ("hostPath", "path")}))
     claim = at(sample, "persistentVolumeClaim", "claimName")
-    if _text(claim):
-        return HelperCall("fromPersistentVolumeClaim", (name, claim), (),  # type: ignore[arg-type]
+    if claim is not None and _text(claim):
+        return HelperCall("fromPersistentVolumeClaim", (name, claim), (),
                           frozenset({("name",), ("persistentVolumeClaim", "claimName")}))
     return None
 
