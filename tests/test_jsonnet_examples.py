@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from jsonnet_library import evaluate_all
 
-from generator.examples.jsonnet import member, string
+from generator.examples.jsonnet import JsonnetRenderer, member, string
 from generator.examples.jsonnet_helpers import CONSTRUCTORS
 from generator.examples.samples import Sample, SampleBuilder
 from generator.examples.snippets import Example, ExampleBuilder
@@ -152,3 +152,54 @@ def test_the_library_is_k8s_libsonnet_with_its_patches(api_131: ApiSpec, shared:
     assert found["port"] == {"containerPort": 53, "name": "dns", "protocol": "UDP"}
     with pytest.raises(RuntimeError, match="containers unset"):
         evaluate_all(api_131, shared, {"bare": head + "k.apps.v1.deployment.new('web')"})
+
+
+def _value(value: Any) -> Sample:
+    return Sample("value", value=value)
+
+
+def _kind(model: str, api_version: str, kind: str, name: str, *rest: tuple[str, Sample]) -> Sample:
+    meta = Sample("model", model="io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+                  entries=(("name", _value(name)),))
+    return Sample("model", model=model, entries=(("apiVersion", _value(api_version)), ("kind", _value(kind)),
+                                                 ("metadata", meta), *rest))
+
+
+@pytest.mark.shared
+def test_helpers_are_skipped_or_overridden_where_the_sample_differs(api_131: ApiSpec, shared: Path) -> None:
+    """Samples a helper cannot produce as they are still evaluate exactly: a Deployment without pod
+    labels gets no ``deployment.new`` (it would add ``{name: …}`` labels); one whose labels lack
+    ``name`` gets ``new`` and its labels replaced; an empty ConfigMap ``data`` (which the patched
+    ``withData`` drops) is written as a plain field."""
+    renderer = JsonnetRenderer(api_131)
+    container = Sample("model", model="io.k8s.api.core.v1.Container",
+                       entries=(("name", _value("web")), ("image", _value("nginx:1.27"))))
+    pod_spec = Sample("model", model="io.k8s.api.core.v1.PodSpec",
+                      entries=(("containers", Sample("array", items=(container,))),))
+    labels = Sample("map", entries=(("app", _value("web")),))
+
+    def deployment(*template: tuple[str, Sample], selector: bool = True) -> Sample:
+        spec = (("template", Sample("model", model="io.k8s.api.core.v1.PodTemplateSpec",
+                                    entries=(*template, ("spec", pod_spec)))),)
+        if selector:
+            spec = (("selector", Sample("model", model="io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector",
+                                        entries=(("matchLabels", labels),))), *spec)
+        return _kind("io.k8s.api.apps.v1.Deployment", "apps/v1", "Deployment", "web",
+                     ("spec", Sample("model", model="io.k8s.api.apps.v1.DeploymentSpec", entries=spec)))
+
+    meta = ("metadata", Sample("model", model="io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+                               entries=(("labels", labels),)))
+    samples = {
+        "no labels": deployment(selector=False),
+        "other labels": deployment(meta),
+        "empty data": _kind("io.k8s.api.core.v1.ConfigMap", "v1", "ConfigMap", "empty",
+                            ("data", Sample("map", entries=()))),
+    }
+    snippets = {name: renderer.snippet(sample) for name, sample in samples.items()}
+    assert "deployment.new(" not in snippets["no labels"]
+    new = "deployment.new('web', null, [k.core.v1.container.new('web', 'nginx:1.27')])"
+    assert new in snippets["other labels"]
+    assert "deployment.spec.selector.withMatchLabels({ app: 'web' })" in snippets["other labels"]
+    assert "configMap.new('empty')" in snippets["empty data"] and "data: {}" in snippets["empty data"]
+    found = evaluate_all(api_131, shared, snippets)
+    assert found == {name: sample.data() for name, sample in samples.items()}
