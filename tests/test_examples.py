@@ -16,7 +16,6 @@ import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from jsonnet_library import evaluate_all
 from kubernetes_validate.utils import schema_contents
 from pagetext import cells, example_blocks, example_status, html_rows
 from pygments import highlight as pygments_highlight
@@ -28,10 +27,8 @@ from referencing import Registry, Resource
 from generator.build.pipeline import generate
 from generator.config import Release
 from generator.examples import yaml_text
-from generator.examples.jsonnet import member, string
 from generator.examples.samples import Sample, SampleBuilder, dns_label
 from generator.examples.snippets import Example, ExampleBuilder
-from generator.libsonnet.builders import builder_index
 from generator.model.types import ApiSpec
 from generator.render.highlight import format_tokens, highlight, lexer_for
 from generator.render.markup import fence
@@ -279,59 +276,6 @@ def test_model_pages_show_python_and_example_sections(default_pages: Any,
     pod_status = pages["1.32/core/v1/podStatus.md"]
     assert ('<tr><td><a href="#field-podips"><code>pod&#95;i&#95;ps</code></a></td><td>list&#91;'
             '<a href="../podIP/">V1PodIP</a>&#93;') in pod_status
-
-
-@pytest.fixture(scope="session")
-def jsonnet_results(api_131: ApiSpec, api_132: ApiSpec,
-                    examples: dict[str, dict[str, Example]]) -> dict[str, dict[str, Any]]:
-    """Every Jsonnet snippet of a release evaluated against the index-built library (one program)."""
-    return {api.version: evaluate_all(api, {n: e.jsonnet for n, e in examples[api.version].items()
-                                            if e.jsonnet})
-            for api in (api_131, api_132)}
-
-
-def test_jsonnet_snippets_evaluate_to_the_yaml_sample(
-        api_131: ApiSpec, api_132: ApiSpec, examples: dict[str, dict[str, Example]],
-        jsonnet_results: dict[str, dict[str, Any]]) -> None:
-    for api in (api_131, api_132):
-        covered = {n for n, m in api.models.items()
-                   if m.shape == "object" and builder_index(m, api) is not None}
-        with_snippet = {n for n, e in examples[api.version].items() if e.jsonnet}
-        assert with_snippet == covered and len(covered) > 500
-        for name in covered:
-            assert jsonnet_results[api.version][name] == examples[api.version][name].data, name
-
-
-def test_jsonnet_snippets_use_the_release_library_and_new(
-        api_131: ApiSpec, api_132: ApiSpec, examples: dict[str, dict[str, Example]]) -> None:
-    for api in (api_131, api_132):
-        started = 0
-        for name, model in api.models.items():
-            snippet = examples[api.version][name].jsonnet
-            if not snippet:
-                continue
-            index = builder_index(model, api)
-            assert snippet.startswith(
-                f"local k = import 'github.com/jsonnet-libs/k8s-libsonnet/{api.version}/main.libsonnet';\n"
-                f"local {index.library_path.rsplit('.', 1)[1]} = k.{index.library_path};\n\n"), name
-            meta = model.field("metadata")
-            if index.gvk is not None and meta is not None and meta.type.ref.endswith(".ObjectMeta") \
-                    and examples[api.version][name].data["apiVersion"] == index.gvk.api_version:
-                expression = snippet.split("\n\n", 1)[1]
-                new = f".new({string(examples[api.version][name].data['metadata']['name'])}"
-                assert expression.startswith(index.library_path.rsplit(".", 1)[1] + new), name
-                started += 1
-        assert started > 75
-    status = examples["1.32"][CLAIM_STATUS["1.32"]].jsonnet
-    assert "resourceClaimStatus.withDevices([" in status
-    assert "k.resource.v1beta1.allocatedDeviceStatus.withDevice(" in status
-    assert "withDeallocationRequested(true)" in examples["1.31"][CLAIM_STATUS["1.31"]].jsonnet
-
-
-def test_jsonnet_reaches_keyword_members() -> None:
-    assert member(("core", "v1", "persistentVolumeSpec", "local", "withPath")) == \
-        ".core.v1.persistentVolumeSpec['local'].withPath"
-    assert string("it's") == '"it\'s"' and string("plain") == "'plain'"
 
 
 def test_spec_text_cannot_break_out_of_a_snippet_fence(tmp_path: Any) -> None:

@@ -59,7 +59,7 @@ def test_hostile_names_get_readable_digest_suffixed_pages(hostile_api) -> None: 
     assert re.fullmatch(rf"{group}/v1/pod-[0-9a-f]{{8}}\.md", page[P + "pod"])
     assert re.fullmatch(rf"{group}/v1/od-[0-9a-f]{{8}}\.md", page[P + "\u03a1od"])  # Greek Rho
     assert re.fullmatch(rf"{group}/v1/index-[0-9a-f]{{8}}\.md", page[P + "Index"])
-    assert re.fullmatch(rf"{group}/v1/cON-[0-9a-f]{{8}}\.md", page[P + "CON"])
+    assert re.fullmatch(rf"{group}/v1/con-[0-9a-f]{{8}}\.md", page[P + "CON"])  # camelLower: a whole acronym
     assert re.fullmatch(rf"{group}/v1/nul-Byte-[0-9a-f]{{8}}\.md", page[P + "Nul\x00Byte"])
     assert re.fullmatch(rf"{group}/v1/script-alert-PWNED-script-[0-9a-f]{{8}}\.md",
                         page[P + "<script>alert('PWNED')</script>"])

@@ -3,14 +3,19 @@
     local k = import 'github.com/jsonnet-libs/k8s-libsonnet/1.31/main.libsonnet';
     local deployment = k.apps.v1.deployment;
 
-    deployment.new('example-deployment')
-    + deployment.spec.selector.withMatchLabels({ app: 'web' })
+    deployment.new('nginx', 3, [k.core.v1.container.new('nginx', 'registry.k8s.io/nginx:1.27')])
+    + deployment.spec.strategy.withType('RollingUpdate')
 
-Each leaf of the sample is set by the ``withX`` function whose target is its JSON path (descending
-through ``obj`` groups); a model value passed to ``withX`` is built the same way from its own
-library (``k.core.v1.container.withName('app') + …``) when k8s-libsonnet has one. A kind whose
-sample names its builder GVK starts with ``new(name)``. What no function sets (``status``, and
-``apiVersion`` outside ``new``) is added as a plain object, so the snippet yields the whole sample.
+Where a Jsonnet user would call one of k8s-libsonnet's hand-written helpers, the snippet does:
+``deployment.new('nginx', 3, [k.core.v1.container.new('nginx', 'registry.k8s.io/nginx:1.27')])``,
+``k.core.v1.envVar.fromSecretRef(…)``, ``k.core.v1.volume.fromConfigMap(…)`` (``jsonnet_helpers``
+says which helper fits a sample and which of its paths the call writes). Every other leaf of the
+sample is set by the ``withX`` function whose target is its JSON path (descending through ``obj``
+groups), which also replaces a value a helper wrote differently; a model value passed to ``withX``
+is built the same way from its own library when k8s-libsonnet has one. A kind whose sample names
+its builder GVK starts with ``new``. What no function sets (``status``, and ``apiVersion`` outside
+``new``) is added as a plain object, so the snippet yields the whole sample with the real library
+(generated functions + hand-written patches).
 """
 
 from __future__ import annotations
@@ -19,6 +24,15 @@ import json
 import re
 from dataclasses import dataclass
 
+from generator.examples.jsonnet_helpers import (
+    CONSTRUCTORS,
+    EMPTY_WRITES_NOTHING,
+    VALUE_HELPERS,
+    Arg,
+    Call,
+    Code,
+    HelperCall,
+)
 from generator.examples.samples import Sample
 from generator.libsonnet.builders import BuilderFunction, BuilderIndex, BuilderObject, planner_for
 from generator.model.types import ApiSpec
@@ -117,8 +131,9 @@ class JsonnetRenderer:
         return head + (self.join(parts, "", WIDTH) if parts else "{}") + "\n"
 
     # -- builder expressions ---------------------------------------------------------------
-    def parts(self, sample: Sample, prefix: str, top: bool = False) -> list[str]:
-        """The calls (``prefix.withX(...)``) and plain objects that together build ``sample``."""
+    def parts(self, sample: Sample, prefix: str, top: bool = False, indent: str = "") -> list[str]:
+        """The calls (``prefix.withX(...)``, helpers such as ``prefix.new(...)``) and plain objects
+        that together build ``sample``; ``indent``: where the expression's lines start."""
         index = self.index(sample.model)
         assert index is not None
         entries = dict(sample.entries)
@@ -129,16 +144,51 @@ class JsonnetRenderer:
                 _value(entries.get("kind")) == gvk.kind and "metadata" in entries:
             name = dict(entries["metadata"].entries).get("name")
             if name is not None and name.kind == "value" and isinstance(name.value, str):
-                calls.append(f"{prefix}.new({string(name.value)})")
-                skip = {("apiVersion",), ("kind",), ("metadata", "name")}
+                new = index.function("new")
+                found: HelperCall | None = HelperCall("new", (name.value,))
+                if new is not None and new.helper is not None:
+                    matcher = CONSTRUCTORS.get(index.library_path)
+                    found = matcher(sample, name.value) if matcher is not None else None
+                if found is not None:
+                    calls.append(self.helper_call(prefix, found, indent))
+                    skip = {("apiVersion",), ("kind",), ("metadata", "name"), *found.writes}
+        helper = VALUE_HELPERS.get(index.library_path)
+        found = helper(sample) if helper is not None else None
+        fn = index.function(found.name) if found is not None else None
+        if found is not None and fn is not None and fn.helper is not None:
+            calls.append(self.helper_call(prefix, found, indent))
+            skip |= found.writes
         plain: dict[str, object] = {}
-        self._walk(sample, (), prefix, index.root, skip, calls, plain)
+        for name in EMPTY_WRITES_NOTHING.get(index.library_path, ()):
+            value = entries.get(name)
+            if value is not None and not value.entries and not value.items and _patched(index):
+                skip.add((name,))
+                _put(plain, (name,), _Leaf(value.data()))
+        self._walk(sample, (), prefix, index.root, skip, calls, plain, indent)
         if plain:
             calls.append(_merge_literal(plain))
         return calls
 
+    def helper_call(self, prefix: str, call: HelperCall, indent: str = "") -> str:
+        head = f"{prefix}.{call.name}("
+        used = len(indent) + len(head)
+        args = [self.argument(arg, indent, used) for arg in call.args]
+        args += [f"{name}={self.argument(arg, indent, used + len(name) + 1)}" for name, arg in call.named]
+        return head + ", ".join(args) + ")"
+
+    def argument(self, arg: Arg, indent: str, used: int) -> str:
+        """One argument of a helper call."""
+        if isinstance(arg, str):
+            return string(arg)
+        if isinstance(arg, Code):
+            return arg.text
+        if isinstance(arg, Call):
+            return f"{arg.function}({', '.join(self.argument(a, indent, used) for a in arg.args)})"
+        return self.value(arg, indent + "  ", used + 3)
+
     def _walk(self, node: Sample, path: tuple[str, ...], prefix: str, obj: BuilderObject,
-              skip: set[tuple[str, ...]], calls: list[str], plain: dict[str, object]) -> None:
+              skip: set[tuple[str, ...]], calls: list[str], plain: dict[str, object],
+              indent: str = "") -> None:
         level = self.level(obj)
         for name, value in node.entries:
             target = (*path, name)
@@ -147,9 +197,9 @@ class JsonnetRenderer:
             entry = level.get(name)
             if isinstance(entry, BuilderFunction):
                 head = f"{prefix}{member((*entry.path, entry.name))}("
-                calls.append(f"{head}{self.value(value, '  ', len(head) + 3)})")
+                calls.append(f"{head}{self.value(value, indent + '  ', len(indent) + len(head) + 3)})")
             elif entry is not None and value.kind == "model" and value.entries:
-                self._walk(value, target, prefix, entry, skip, calls, plain)
+                self._walk(value, target, prefix, entry, skip, calls, plain, indent)
             else:
                 _put(plain, target, _Leaf(value.data()))
 
@@ -158,7 +208,7 @@ class JsonnetRenderer:
         when it fits after the ``used`` columns before it."""
         index = self.index(sample.model) if sample.kind == "model" and sample.entries else None
         if index is not None:
-            parts = self.parts(sample, "k" + member(tuple(index.library_path.split("."))))
+            parts = self.parts(sample, "k" + member(tuple(index.library_path.split("."))), indent=indent)
             return self.join(parts, indent, used)
         if sample.kind == "array":
             inner = indent + "  "
@@ -177,6 +227,12 @@ class JsonnetRenderer:
         if used + len(flat) <= WIDTH and "\n" not in flat:
             return flat
         return f"\n{indent}+ ".join(parts)
+
+
+def _patched(index: BuilderIndex) -> bool:
+    """Whether this release's library object has its hand-written patch (its helpers)."""
+    return any(fn.helper is not None for fn in index.root.functions)
+
 
 def _value(sample: Sample | None) -> object:
     return sample.value if sample is not None and sample.kind == "value" else None

@@ -10,7 +10,8 @@ API (plain, frozen data; no Markdown here)::
     index.library_path                       # "resource.v1alpha3.resourceClaimStatus" (k.<this>)
     index.gvk                                # GroupVersionKind of a kind (for new(name)), else None
     for fn in index.functions():             # BuilderFunction, page order (depth first)
-        fn.kind                              # "new" | "with" | "mixin"
+        fn.kind                              # "new" | "with" | "mixin" | "helper"
+        fn.helper                            # a hand-written helper's facts (libsonnet.helpers)
         fn.dotted, fn.signature              # "allocation.withController", "withController(controller)"
         fn.call, fn.arg                      # "allocation.withController(controller)", "controller"
         fn.anchor                            # "fn-allocationwithcontroller" (k8s-libsonnet's id)
@@ -42,6 +43,10 @@ Rules (k8s-libsonnet's, see README "Builder functions"):
   and no ``withKind``.
 - Index order per level: names starting with ``new``, then functions, then objects; byte order.
 - Anchors: GitHub-style slug of ``"fn " + path + name`` / ``"obj " + path``, repeats get ``-1``…
+- The hand-written helpers of k8s-libsonnet (``libsonnet.helpers``: ``container.new(name, image)``,
+  ``mapContainers``…) join their level in the same order, with their documented arguments
+  (``new(name, replicas=1, containers, podLabels={})``); a helper named like a generated function
+  (``new``) replaces it. A repeated anchor then numbers the whole page in page order.
 - A field name starting upper case gets k8s-libsonnet's lower-cased key (``Port`` → ``withPort``,
   argument ``port``); ``fn.target`` keeps the real name. Two fields with the same key: the first
   in byte order wins (k8s-libsonnet keeps an arbitrary one).
@@ -52,10 +57,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Union
 
+from generator.libsonnet.helpers import Helper, helpers_for
 from generator.model.types import LIST_META, ApiSpec, Field, GroupVersionKind, Model, TypeRef
 
 COVERED_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.pkg.apis.", "io.k8s.kube-aggregator.pkg.apis.")
@@ -69,7 +75,7 @@ JSONNET_KEYWORDS = frozenset({
     "assert", "else", "false", "for", "function", "if", "import", "importbin", "importstr", "in",
     "local", "null", "self", "super", "tailstrict", "then", "true",
 })
-NEW, WITH, MIXIN = "new", "with", "mixin"
+NEW, WITH, MIXIN, HELPER = "new", "with", "mixin", "helper"
 _PLAIN_SLUG = re.compile(r"[a-z0-9 _-]*")
 _SLUG_DROP = re.compile("[!\"#$%&'()*+,./:;<=>?@\\[\\\\\\]^`{|}~\u2019\u2000-\u206f\u2e00-\u2e7f]")
 
@@ -95,6 +101,8 @@ class BuilderFunction:
     """The field it sets (its own description); ``None`` for ``new``."""
     owner: str = ""
     """Definition name of the model that has ``field``."""
+    helper: Helper | None = None
+    """A hand-written k8s-libsonnet helper (``kind`` ``helper``): its documented arguments."""
 
     @property
     def type(self) -> TypeRef | None:
@@ -103,6 +111,10 @@ class BuilderFunction:
 
     @property
     def signature(self) -> str:
+        """``withController(controller)``; a helper's documented arguments with their defaults:
+        ``new(name, replicas=1, containers, podLabels={})``."""
+        if self.helper is not None:
+            return self.helper.signature
         return f"{self.name}({self.arg})"
 
     @property
@@ -113,7 +125,8 @@ class BuilderFunction:
     @property
     def call(self) -> str:
         """``allocation.devices.withResults(results)``."""
-        return f"{self.dotted}({self.arg})"
+        prefix = "".join(p + "." for p in self.path)
+        return prefix + self.signature
 
     @property
     def title(self) -> str:
@@ -387,6 +400,12 @@ class BuilderPlanner:
         anchors = [entry.anchor for _, entry in _walk_members(members, 0)]
         if len(anchors) != len(set(anchors)):
             members = self._members(model.name, (), (), (model.name,), Slugger())
+        helpers = helpers_for(path, self.api.version)
+        if helpers:
+            members = _with_helpers(members, helpers)
+            anchors = [entry.anchor for _, entry in _walk_members(members, 0)]
+            if len(anchors) != len(set(anchors)):
+                members = _renumbered(members, Slugger())
         root = BuilderObject("", (), "", model.name, members)
         return BuilderIndex(model.name, path, root, builder_gvk(model) if model.is_kind else None)
 
@@ -487,6 +506,51 @@ class BuilderPlanner:
                 out.append(BuilderFunction(fn_name, kind, arg, path, slugger(prefix + fn_name), here,
                                            item.field, name))
         return tuple(out)
+
+
+def _index_order(entry: BuilderEntry) -> tuple[bool, bool, str]:
+    """k8s-libsonnet's (docsonnet's) order: names starting with ``new`` first, then functions,
+    then objects; byte order within."""
+    return (not entry.name.lower().startswith("new"), isinstance(entry, BuilderObject), entry.name)
+
+
+def _with_helpers(members: tuple[BuilderEntry, ...], helpers: tuple[Helper, ...],
+                  depth: int = 0) -> tuple[BuilderEntry, ...]:
+    """``members`` with the hand-written helpers of their level (and, through the ``obj`` groups
+    they name, of nested levels) merged in index order; a helper replaces the generated function
+    of the same name (``new``). Shared subtrees are copied, never changed."""
+    here = [h for h in helpers if len(h.path) == depth]
+    deeper = [h for h in helpers if len(h.path) > depth]
+    if not here and not deeper:
+        return members
+    names = {h.name for h in here}
+    out: list[BuilderEntry] = []
+    for entry in members:
+        if isinstance(entry, BuilderObject):
+            inner = [h for h in deeper if h.path[depth] == entry.name]
+            if inner:
+                entry = replace(entry, members=_with_helpers(entry.members, tuple(inner), depth + 1))
+        elif entry.name in names:
+            continue
+        out.append(entry)
+    for h in here:
+        prefix = "".join(p + "." for p in h.path)
+        out.append(BuilderFunction(h.name, HELPER, ", ".join(a.name for a in h.args), h.path,
+                                   slug(f"fn {prefix}{h.name}"), helper=h))
+    out.sort(key=_index_order)
+    return tuple(out)
+
+
+def _renumbered(members: tuple[BuilderEntry, ...], slugger: Slugger) -> tuple[BuilderEntry, ...]:
+    """The same entries with anchors numbered in page order (k8s-libsonnet's ``-1``…)."""
+    out: list[BuilderEntry] = []
+    for entry in members:
+        if isinstance(entry, BuilderObject):
+            anchor = slugger(entry.title)
+            out.append(replace(entry, anchor=anchor, members=_renumbered(entry.members, slugger)))
+        else:
+            out.append(replace(entry, anchor=slugger(entry.title)))
+    return tuple(out)
 
 
 def _resorted(level: tuple[_Planned, ...], stack: tuple[str, ...]) -> list[_Planned]:

@@ -3,7 +3,9 @@
 Data only: the index (nested, anchored) and one entry per ``obj`` group or per field, where a
 field's entry carries its functions (``withX`` and, if any, ``withXMixin``), each with its own
 anchor and signature, plus the argument type, the field's own description and a link to the
-property-table row that documents the field.
+property-table row that documents the field. A hand-written k8s-libsonnet helper
+(``container.new(name, image)``) is an entry of its own: its documented signature and what it does
+(``libsonnet.helpers``).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from generator.libsonnet.builders import (
+    HELPER,
     MIXIN,
     BuilderEntry,
     BuilderFunction,
@@ -46,7 +49,8 @@ class BuilderEntryView:
     """One block of entries: an ``obj`` group, ``new(name)``, or one field's functions."""
 
     kind: str
-    """``obj`` · ``new`` · ``field``."""
+    """``obj`` · ``new`` · ``field`` · ``helper`` (a hand-written k8s-libsonnet helper: its
+    ``summary`` says what it does)."""
     functions: tuple[BuilderFunction, ...] = ()
     obj: BuilderObject | None = None
     field: Field | None = None
@@ -86,6 +90,11 @@ class BuilderSection:
     function_count: int
     collapsed: bool
     library_url: str = LIBRARY_URL
+    helper_count: int = 0
+    """How many of the functions are hand-written helpers."""
+    new: BuilderFunction | None = None
+    """The ``new`` of a kind (generated ``new(name)`` or a helper such as
+    ``new(name, replicas=1, containers, podLabels={})``)."""
 
 
 class _Links:
@@ -148,6 +157,7 @@ class _Collector:
         self.lines: list[IndexLine] = []
         self.entries: list[BuilderEntryView] = []
         self.count = 0
+        self.helpers = 0
 
     def level(self, members: tuple[BuilderEntry, ...], depth: int) -> None:
         links, current = self.links, []
@@ -159,7 +169,14 @@ class _Collector:
                 continue
             self.count += 1
             self.lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor))
-            if entry.kind == MIXIN and current and current[-1].target == entry.target:
+            if entry.kind == HELPER:
+                self.flush(current)
+                current = []
+                self.helpers += 1
+                assert entry.helper is not None
+                self.entries.append(BuilderEntryView("helper", (entry,), direct=not entry.path,
+                                                     summary=entry.helper.summary))
+            elif entry.kind == MIXIN and current and current[-1].target == entry.target:
                 current.append(entry)
             elif entry.field is None:
                 self.flush(current)
@@ -199,11 +216,13 @@ class _Collector:
         if cached is None or cached[0] is not obj:  # type: ignore[index]
             inner = _Collector(self.links)
             inner.level(obj.members, depth + 1)
-            cached = self.links.memo[key] = (obj, inner.lines, inner.entries, inner.count)
-        _, lines, entries, count = cached  # type: ignore[misc]
+            cached = self.links.memo[key] = (obj, inner.lines, inner.entries, inner.count,
+                                             inner.helpers)
+        _, lines, entries, count, helpers = cached  # type: ignore[misc]
         self.lines.extend(lines)
         self.entries.extend(entries)
         self.count += count
+        self.helpers += helpers
 
 
 def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
@@ -216,7 +235,8 @@ def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSec
     if not collector.count:
         return None
     return BuilderSection(index, "k." + index.library_path, collector.lines, collector.entries,
-                          collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER)
+                          collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
+                          helper_count=collector.helpers, new=index.function("new"))
 
 
 def builders_hook(page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:

@@ -14,6 +14,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 
+from generator.libsonnet.builders import camel_lower
 from generator.model.types import ApiSpec, Model
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -39,8 +40,10 @@ def safe_segment(text: str, *, allow_dots: bool = False) -> str:
 
 
 def lower_camel(kind: str) -> str:
-    """``ResourceClaimStatus`` → ``resourceClaimStatus`` (the libsonnet page name)."""
-    return kind[:1].lower() + kind[1:]
+    """The k8s-libsonnet page name of a kind, its ``camelLower``: the first camel-case word
+    lower-cased, a leading acronym whole (``ResourceClaimStatus`` → ``resourceClaimStatus``,
+    ``APIService`` → ``apiService``, ``HPAScalingPolicy`` → ``hpaScalingPolicy``)."""
+    return camel_lower(kind) if kind else kind
 
 
 def version_dir(version: str) -> str:
