@@ -116,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     from generator.sitebuild.presets import PRESETS
-    from generator.sitebuild.runner import default_jobs
+    from generator.sitebuild.runner import BUILDERS, default_jobs
 
     site = sub.add_parser(
         "build-site", help="build every release as its own MkDocs site, side by side",
@@ -139,6 +139,11 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
     site.add_argument("--group", dest="groups", action="append", default=[], metavar="GROUP",
                       help="publish only these API groups (repeatable; for previews and tests)")
     site.add_argument("--force", action="store_true", help="rebuild every release")
+    site.add_argument("--builder", choices=BUILDERS, default="mkdocs",
+                      help="mkdocs (default: mkdocs build with the k8s-api-docs plugin) or zensical "
+                           "(pip install 'k8s-api-docs[zensical]'): the same URLs, versions.json, "
+                           "root page, version selector and search; every internal link of the "
+                           "result is checked")
     site.add_argument("--offline", action="store_true",
                       help="never download; URL sources must already be in the cache")
     site.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
@@ -308,7 +313,7 @@ def cmd_build_site(args: argparse.Namespace) -> int:
     summary = build_site(BuildSiteOptions(
         releases=releases, out=args.out, config_file=args.config, cache_dir=args.cache_dir,
         offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
-        progress=not args.quiet and sys.stderr.isatty()))
+        progress=not args.quiet and sys.stderr.isatty(), builder=args.builder))
     if not args.quiet:
         print(summary.line())
     return EXIT_OK
