@@ -12,7 +12,6 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
-
 BUILDERS = ("mkdocs", "zensical")
 """What builds a release site: ``mkdocs build`` with the plugin, or Zensical."""
 
