@@ -123,3 +123,20 @@ def test_unsafe_paths_are_generator_errors() -> None:
         with pytest.raises(UsageError, match="unsafe output path"):
             check_relative(path)
     assert issubclass(UsageError, GeneratorError)
+
+
+def test_disk_failures_are_one_line_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from generator.output.writer import read_tree, sync_tree
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory", encoding="utf-8")
+    with pytest.raises(UsageError, match="cannot write output"):
+        sync_tree(blocker / "pages", {"a.md": "# A\n"})
+    bad = tmp_path / "committed"
+    (bad / "1.0").mkdir(parents=True)
+    (bad / "1.0" / "x.md").write_bytes(b"\xff\xfe not utf-8")
+    with pytest.raises(UsageError, match="UTF-8"):
+        read_tree(bad)
+    assert main(["generate", "--version", "1.0", "--source", str(OLD), "--out", str(blocker / "out"),
+                 "-q"]) == 2
+    assert "error: " in capsys.readouterr().err
