@@ -28,6 +28,7 @@ from generator.build.pipeline import generate
 from generator.build.state import GeneratedSite
 from generator.config import Release, VersionsOptions
 from generator.errors import GeneratorError
+from generator.output.atomic import atomic_write
 from generator.output.writer import sync_tree, write_file
 from generator.render.raw_html import source_relative
 from generator.sitebuild.release_config import PLUGIN, ParentConfig
@@ -131,8 +132,7 @@ def _sync_assets(docs_dir: Path, docs: Path) -> None:
         target = docs / path.relative_to(docs_dir)
         data = path.read_bytes()
         if not target.is_file() or target.read_bytes() != data:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
+            atomic_write(target, data)
 
 
 def zensical_config(parent: ParentConfig, nav: list[Any], job: ZensicalJob) -> str:
