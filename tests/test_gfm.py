@@ -170,3 +170,21 @@ def test_check_works_on_gfm_output(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["check", str(out), *args]) == 1
     report = capsys.readouterr().out
     assert "changed  2.0/gadgets/v1/gadgetSpec.md" in report and "+| `color` |" in report
+
+
+def test_gfm_template_override_extends_its_base(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    overrides = tmp_path / "templates" / "gfm" / "pages"
+    overrides.mkdir(parents=True)
+    wrapper = overrides / "model.md.j2"
+    wrapper.write_text('{% extends "pages/_base/model.md.j2" %}\n{% block appears_in %}{{ super() }}\n'
+                       "Maintained by the platform team.\n{% endblock %}\n", encoding="utf-8")
+    args = ["generate", "--version", "1.0", "--source", str(FIXTURES / "versions" / "gadget-new.json"),
+            "--templates", str(tmp_path / "templates"), "-q"]
+    assert main([*args, "--format", "gfm", "--out", str(tmp_path / "gfm")]) == 0
+    page = (tmp_path / "gfm" / "1.0" / "gadgets" / "v1" / "gadgetSpec.md").read_text(encoding="utf-8")
+    assert page.endswith("- [Gadget](gadget.md) (gadgets/v1)\n\nMaintained by the platform team.\n")
+    assert main([*args, "--out", str(tmp_path / "html")]) == 0  # the mkdocs pages ignore gfm/
+    assert "platform team" not in (tmp_path / "html" / "1.0" / "gadgets" / "v1" / "gadgetSpec.md").read_text()
+    wrapper.write_text('{% extends "pages/model.md.j2" %}\n', encoding="utf-8")
+    assert main([*args, "--format", "gfm", "--out", str(tmp_path / "gfm")]) == 2
+    assert 'extend "pages/_base/model.md.j2" instead' in capsys.readouterr().err
