@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from generator import __version__
 from generator.analysis.diff import SEVERITIES, STABILITIES
+from generator.config import PAGE_FORMATS
 from generator.errors import GeneratorError, UsageError, one_line
 from generator.sources import (
     DEFAULT_CACHE,
@@ -95,10 +96,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     gen = sub.add_parser("generate", help="write the Markdown pages of one or more releases",
                          description="Write DIR/<version>/<group>/<apiVersion>/<kind>.md plus "
-                                     "index pages. DIR is replaced atomically.")
+                                     "index pages. Each DIR/<version>/ written is replaced "
+                                     "atomically; other releases already in DIR stay.")
     add_source_options(gen)
     gen.add_argument("--out", type=Path, required=True, metavar="DIR",
-                     help="output directory (created or replaced)")
+                     help="output directory (created; the releases written are replaced)")
     add_site_options(gen)
     gen.add_argument("-q", "--quiet", action="store_true", help="print only errors")
 
@@ -163,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     from generator.sitebuild.presets import PRESETS
-    from generator.sitebuild.runner import default_jobs
+    from generator.sitebuild.runner import BUILDERS, default_jobs
 
     site = sub.add_parser(
         "build-site", help="build every release as its own MkDocs site, side by side",
@@ -189,6 +191,11 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
     site.add_argument("--group", dest="groups", action="append", default=[], metavar="GROUP",
                       help="publish only these API groups (repeatable; for previews and tests)")
     site.add_argument("--force", action="store_true", help="rebuild every release")
+    site.add_argument("--builder", choices=BUILDERS, default="mkdocs",
+                      help="mkdocs (default: mkdocs build with the k8s-api-docs plugin) or zensical "
+                           "(pip install 'k8s-api-docs[zensical]'): the same URLs, versions.json, "
+                           "root page, version selector and search; every internal link of the "
+                           "result is checked")
     site.add_argument("--offline", action="store_true",
                       help="never download; URL sources must already be in the cache")
     site.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
@@ -201,6 +208,11 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
 
 def add_site_options(p: argparse.ArgumentParser) -> None:
     """Options of generate that shape the pages (shared by check)."""
+    p.add_argument("--format", dest="page_format", choices=PAGE_FORMATS, default=None,
+                   help="mkdocs (default for generate: headings plus HTML blocks, for the MkDocs "
+                        "site) or gfm (plain GitHub-flavoured Markdown, no HTML: reads on GitHub "
+                        "and in other renderers, one line per field); check: default the format "
+                        "recorded in DIR")
     p.add_argument("--templates", type=Path, metavar="DIR",
                    help="directory of template overrides (same file names as templates/)")
     p.add_argument("--history", choices=("all", "site"), default="all",
@@ -237,14 +249,16 @@ def _options(args: argparse.Namespace) -> SourceOptions:
 def cmd_generate(args: argparse.Namespace) -> int:
     from generator.build.pipeline import generate
     from generator.config import pair_releases
-    from generator.output.writer import replace_tree
+    from generator.output.writer import replace_releases
+    from generator.views.site import version_dir
 
     releases = pair_releases(args.versions, args.sources, args.source_kind)
+    page_format = args.page_format or "mkdocs"
     site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
-                    versions=_versions_options(args))
+                    versions=_versions_options(args), page_format=page_format)
     for diagnostic in site.diagnostics:
         print(diagnostic, file=sys.stderr)
-    replace_tree(args.out, site.pages)
+    replace_releases(args.out, site.pages, [version_dir(r.version) for r in releases], page_format)
     if not args.quiet:
         print(f"wrote {len(site.pages)} pages for {len(releases)} release(s) to {args.out}")
     return EXIT_OK
@@ -339,18 +353,22 @@ def cmd_check(args: argparse.Namespace) -> int:
     from generator.build.pipeline import generate
     from generator.config import pair_releases
     from generator.output.check import compare_trees, unified
-    from generator.output.writer import read_tree, replace_tree
+    from generator.output.writer import page_format_of, read_tree, replace_releases
+    from generator.views.site import version_dir
 
-    committed = read_tree(args.dir)
     releases = pair_releases(args.versions, args.sources, args.source_kind)
+    dirs = [version_dir(r.version) for r in releases]
+    # Only the releases asked about: other releases in DIR were written by other runs.
+    committed = {p: t for p, t in read_tree(args.dir).items() if p.split("/", 1)[0] in dirs}
+    page_format = args.page_format or page_format_of(args.dir) or "mkdocs"
     site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
-                    versions=_versions_options(args))
+                    versions=_versions_options(args), page_format=page_format)
     with tempfile.TemporaryDirectory(prefix="k8s-api-docs-check-") as tmp:
-        replace_tree(Path(tmp) / "out", site.pages)
+        replace_releases(Path(tmp) / "out", site.pages, dirs, page_format)
         fresh = read_tree(Path(tmp) / "out")
     result = compare_trees(fresh, committed)
     if not result.stale:
-        print(f"{args.dir}: up to date ({len(fresh)} pages)")
+        print(f"{args.dir}: up to date ({len(fresh)} {page_format} pages)")
         return EXIT_OK
     print(f"{args.dir}: stale: {len(result.added)} added, {len(result.removed)} removed, "
           f"{len(result.changed)} changed (regenerate with: generate --out {args.dir} …)")
@@ -378,7 +396,7 @@ def cmd_build_site(args: argparse.Namespace) -> int:
         releases=releases, out=args.out, config_file=args.config, cache_dir=args.cache_dir,
         offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
         progress=not args.quiet and sys.stderr.isatty(), spec_mirror=spec_mirror(args.spec_mirror),
-        lock_file=args.lock))
+        lock_file=args.lock, builder=args.builder))
     if not args.quiet:
         print(summary.line())
     return EXIT_OK

@@ -9,6 +9,11 @@ from dataclasses import dataclass
 from generator.errors import UsageError
 from generator.sources import SOURCE_KINDS, default_source
 
+PAGE_FORMATS = ("mkdocs", "gfm")
+"""How pages are written: ``mkdocs``, Markdown headings with HTML blocks between them (the
+MkDocs plugin's fast pages); ``gfm``, plain GitHub-flavoured Markdown without any HTML (the
+templates in ``templates/gfm/``, same names, same view-models)."""
+
 
 @dataclass(frozen=True)
 class Release:

@@ -67,8 +67,17 @@ def ensure_chromium() -> None:
                     "chromium-driver"], check=True, env=env, stdout=subprocess.DEVNULL)
 
 
+def ensure_zensical() -> None:
+    """Zensical from PyPI (the extra ``k8s-api-docs[zensical]``): ``build-site --builder
+    zensical`` is tested with it (tests/test_zensical.py)."""
+    if importlib.util.find_spec("zensical") is None:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                        "zensical>=0.0.70"], check=True)
+
+
 def main() -> None:
     ensure_chromium()
+    ensure_zensical()
     install_kubernetes_clients()
 
 

@@ -22,12 +22,14 @@ import pytest
 
 from generator.cli import main
 from generator.errors import SpecError, UsageError
-from generator.sources.fetch import atomic_write, fetch
+from generator.output.atomic import atomic_write
+from generator.sources.fetch import fetch
 
 SPEC = json.dumps({"swagger": "2.0", "definitions": {
     "com.example.gadgets.v1.Gadget": {"type": "object", "description": "A gadget served over HTTP.",
                                       "properties": {"size": {"type": "integer"}}}}}).encode()
 SPEC_SHA = hashlib.sha256(SPEC).hexdigest()
+atomic_module = importlib.import_module("generator.output.atomic")  # the one atomic write
 fetch_module = importlib.import_module("generator.sources.fetch")
 
 
@@ -253,7 +255,7 @@ def test_atomic_write_never_leaves_a_partial_file(tmp_path: Path, monkeypatch: p
     def fail_replace(src: object, dst: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(fetch_module.os, "replace", fail_replace)
+    monkeypatch.setattr(atomic_module.os, "replace", fail_replace)
     with pytest.raises(OSError):
         atomic_write(target, b"new body that never lands")
     assert target.read_bytes() == b"old body"
@@ -262,7 +264,7 @@ def test_atomic_write_never_leaves_a_partial_file(tmp_path: Path, monkeypatch: p
 
 def test_cache_write_failure_is_one_clear_error(server: str, tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fetch_module.os, "replace",
+    monkeypatch.setattr(atomic_module.os, "replace",
                         lambda src, dst: (_ for _ in ()).throw(OSError(28, "No space left on device")))
     with pytest.raises(UsageError) as err:
         fetch(f"{server}/spec.json", tmp_path)

@@ -28,22 +28,23 @@ def tree_digest(roots: Iterable[Path]) -> str:
     return digest.hexdigest()
 
 
-_ENVIRONMENTS: dict[tuple[str, str], jinja2.Environment] = {}
-"""The last environment by (override dir, templates digest): compiled templates are kept."""
+_ENVIRONMENTS: dict[tuple[str, str, str], jinja2.Environment] = {}
+"""The last environment by (override dir, templates digest, page format): compiled templates are
+kept."""
 
 
 def templates_digest(templates: Path | None) -> str:
     return tree_digest([p for p in (templates, shipped_templates()) if p])
 
 
-def template_env(templates: Path | None) -> tuple[jinja2.Environment, str]:
+def template_env(templates: Path | None, page_format: str = "mkdocs") -> tuple[jinja2.Environment, str]:
     """The Jinja environment of ``templates`` (overrides) and the shipped templates, reused while
     no template file changed; and the templates' digest."""
     digest = templates_digest(templates)
-    key = (str(templates or ""), digest)
+    key = (str(templates or ""), digest, page_format)
     env = _ENVIRONMENTS.get(key)
     if env is None:
-        env = make_env(templates)
+        env = make_env(templates, page_format)
         _ENVIRONMENTS.clear()
         _ENVIRONMENTS[key] = env
     return env, digest

@@ -147,6 +147,7 @@ def generate(
     versions: VersionsOptions | None = None,
     at_root: bool = False,
     memo: GenerationMemo | None = None,
+    page_format: str = "mkdocs",
 ) -> GeneratedSite:
     """Load, plan and render every release.
 
@@ -158,7 +159,8 @@ def generate(
     sha256, templates by content, options), the previous site; when only some sources changed and
     the hooks are the default ones, the previous site with only the pages that can show a changed
     model rendered again (``generator.build.incremental``). It then holds only this call's state.
-    ``GeneratedSite.rendered`` lists the pages this call rendered.
+    ``GeneratedSite.rendered`` lists the pages this call rendered. ``page_format``: ``mkdocs``
+    (headings and HTML blocks) or ``gfm`` (plain GitHub-flavoured Markdown, ``templates/gfm/``).
     """
     releases = list(releases)
     if at_root and len(releases) != 1:
@@ -167,11 +169,11 @@ def generate(
     settings = _Settings(releases, siblings, options, templates, lenient,
                          default_hooks() if hooks is None else list(hooks), groups,
                          versions or VersionsOptions(), at_root)
-    env, digest = template_env(templates)
+    env, digest = template_env(templates, page_format)
     if memo is None:
         loaded = _load(settings, progress, {})
         return _render(settings, env, loaded, PageDependencies.everything(_apis(loaded)))
-    key = settings_key(settings, digest)
+    key = settings_key(settings, f"{digest}:{page_format}")
     digests = {v: source_digest(r.spec, options) for v, r in settings.loaded().items()}
     state = memo.get(key)
     if state is not None and state.digests == digests:

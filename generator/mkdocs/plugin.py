@@ -34,14 +34,12 @@ from generator.output.writer import sync_tree
 from generator.render import raw_html
 from generator.sources import SourceOptions
 from generator.sources.upstream import LOCK_NAME, spec_mirror
-from generator.views.site import relative, version_dir
+from generator.views.nav import DOCS_HOME_IN_RELEASE_LAYOUT, RELEASES_MARKER, releases_list, rename_in_nav
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
-RELEASES_MARKER = "<!-- k8s-api-docs:releases -->"
 _MEMO: GenerationMemo = {}
 """Generated releases kept between the rebuilds of ``mkdocs serve`` (one process, many builds)."""
 ONLY_ENV, GROUPS_ENV = "K8S_API_DOCS_ONLY", "K8S_API_DOCS_GROUPS"
-DOCS_HOME_IN_RELEASE_LAYOUT = "about.md"
 
 
 class _VersionString(c.Type):
@@ -162,7 +160,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if nav is None:
             nav = ["index.md"] if (Path(config.docs_dir) / "index.md").exists() else []
         if self._release_layout:
-            config.nav = [*self.site.nav, *_rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT)]
+            config.nav = [*self.site.nav, *rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT)]
         else:
             config.nav = [*nav, *self.site.nav]
         self._fast_headings = renders_headings_alike(config)
@@ -233,20 +231,12 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             self._raw_blocks[page.file.src_uri] = blocks
         if self.site is None or RELEASES_MARKER not in markdown:
             return markdown
-        lines = []
-        for api, plan in zip(self.site.apis, self.site.plans, strict=True):
-            home = relative(page.file.src_uri, plan.home)
-            lines.append(f"- [Kubernetes {api.version}]({home}) — "
-                         f"{len(api.models)} models, from `{api.source}`")
-        if self._release_layout:
-            built = {api.version for api in self.site.apis}
-            depth = len([part for part in page.file.url.split("/") if part])
-            to_site_root = "../" * (depth + 1)
-            for release in self.config.versions:
-                if release.version not in built:
-                    lines.append(f"- [Kubernetes {release.version}]"
-                                 f"({to_site_root}{version_dir(release.version)}/)")
-        return markdown.replace(RELEASES_MARKER, "\n".join(lines))
+        built = {api.version for api in self.site.apis}
+        others = [r.version for r in self.config.versions
+                  if r.version not in built] if self._release_layout else []
+        lines = releases_list(page.file.src_uri, page.file.url,
+                              list(zip(self.site.apis, self.site.plans, strict=True)), others)
+        return markdown.replace(RELEASES_MARKER, lines)
 
     def on_page_content(self, html: str, *, page: Any, config: MkDocsConfig, files: Files) -> str | None:
         """Searchable raw blocks go back before the search plugin reads the content. The ids of
@@ -291,19 +281,3 @@ def _nav_titles(nav: Any, titles: dict[str, str | None] | None = None) -> dict[s
             else:
                 _nav_titles(value, titles)
     return titles
-
-
-def _rename_in_nav(nav: list[Any], old: str, new: str) -> list[Any]:
-    """The nav with every reference to page ``old`` pointing at ``new``; such an entry loses its
-    title (``Home: index.md`` would name the wrong page), so the page's own title is shown."""
-    def rename(item: Any) -> Any:
-        if isinstance(item, str):
-            return new if item == old else item
-        if isinstance(item, dict):
-            if len(item) == 1 and next(iter(item.values())) == old:
-                return new
-            return {key: rename(value) for key, value in item.items()}
-        if isinstance(item, list):
-            return [rename(value) for value in item]
-        return item
-    return [rename(item) for item in nav]

@@ -14,10 +14,11 @@ import jinja2
 from jinja2 import meta as jinja2_meta
 
 from generator.analysis.gates import FeatureGate
+from generator.config import PAGE_FORMATS
 from generator.errors import Location, UsageError
 from generator.model.gvk import stability
 from generator.model.types import TypeRef
-from generator.render import markup
+from generator.render import gfm, markup
 from generator.render.highlight import highlight
 from generator.render.raw_html import raw_block
 from generator.views.builder_section import IndexLine
@@ -173,14 +174,19 @@ FILTERS: dict[str, Any] = {
 }
 
 
-def make_env(override_dir: Path | None = None) -> jinja2.Environment:
-    """Environment that finds templates in ``override_dir`` (if any) before the shipped ones."""
+def make_env(override_dir: Path | None = None, page_format: str = "mkdocs") -> jinja2.Environment:
+    """Environment that finds templates in ``override_dir`` (if any) before the shipped ones;
+    for ``gfm`` pages in the ``gfm/`` folder of each (same template names)."""
+    if page_format not in PAGE_FORMATS:
+        raise UsageError(f"unknown page format {page_format!r}: {' or '.join(PAGE_FORMATS)}")
+    sub = "gfm" if page_format == "gfm" else ""
+    shipped = shipped_templates() / sub
     search = []
     if override_dir is not None:
         if not override_dir.is_dir():
             raise UsageError(f"template override directory not found: {override_dir}")
-        search.append(str(override_dir))
-    search.append(str(shipped_templates()))
+        search.append(str(override_dir / sub))
+    search.append(str(shipped))
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(search),
         undefined=jinja2.StrictUndefined,
@@ -190,16 +196,20 @@ def make_env(override_dir: Path | None = None) -> jinja2.Environment:
         autoescape=False,
     )
     env.filters.update(FILTERS)
-    if override_dir is not None:
-        _check_overrides(env, override_dir)
+    env.filters.update(gfm.FILTERS)
+    if override_dir is not None and (override_dir / sub).is_dir():
+        _check_overrides(env, override_dir / sub, shipped, skip="" if sub else "gfm/")
     return env
 
 
-def _check_overrides(env: jinja2.Environment, override_dir: Path) -> None:
+def _check_overrides(env: jinja2.Environment, override_dir: Path, shipped: Path, skip: str = "") -> None:
     """Refuse an override that extends, includes or imports itself (it would recurse forever);
-    the shipped body of ``pages/model.md.j2`` is ``pages/_base/model.md.j2``, the one to extend."""
+    the shipped body of ``pages/model.md.j2`` is ``pages/_base/model.md.j2``, the one to extend.
+    ``skip``: a folder of overrides for the other page format."""
     for path in sorted(override_dir.rglob("*.j2")):
         name = path.relative_to(override_dir).as_posix()
+        if skip and name.startswith(skip):
+            continue
         try:
             source = path.read_text(encoding="utf-8")
             refs = set(jinja2_meta.find_referenced_templates(env.parse(source, name, str(path))))
@@ -209,7 +219,7 @@ def _check_overrides(env: jinja2.Environment, override_dir: Path) -> None:
             raise UsageError(f"cannot read template override: {exc}", Location(str(path))) from None
         if name in refs:
             base = f"{posixpath.dirname(name)}/_base/{posixpath.basename(name)}"
-            hint = (f': extend "{base}" instead' if (shipped_templates() / base).is_file()
+            hint = (f': extend "{base}" instead' if (shipped / base).is_file()
                     else ": it would recurse forever")
             raise UsageError(f"template override {name} extends or includes itself{hint}",
                              Location(str(path)))

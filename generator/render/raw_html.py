@@ -70,3 +70,28 @@ def restore(html: str, blocks: list[RawBlock], *, search: bool) -> str:
 def element_ids(blocks: list[RawBlock]) -> set[str]:
     """Every element id in the blocks (the anchors links may point at)."""
     return {found for block in blocks for found in _ID.findall(block.html)}
+
+
+_MD_URL_LINK = re.compile(r"\]\(\.\./([^)\s]*)\)")
+
+
+def source_relative(markdown: str, path: str) -> str:
+    """The page with its links to published URLs relative to its Markdown file instead, for
+    builders that resolve every relative URL (raw HTML included) against the Markdown file, as
+    for ``.md`` links (Zensical; MkDocs leaves them alone). A page ``a/x.md`` is published at
+    ``a/x/``, one level below its file, so such links (all start with ``../``: the page itself
+    is ``../x/``) lose one ``../``: the links in raw blocks and the Markdown links that are not
+    ``.md`` links (change pages link the old release's published pages). An ``index.md`` is
+    published at its file's directory: unchanged."""
+    if path == "index.md" or path.endswith("/index.md"):
+        return markdown
+    if CLOSE in markdown:
+        markdown = _BLOCK.sub(lambda m: m.group(0).replace(' href="../', ' href="'), markdown)
+    return _MD_URL_LINK.sub(_one_level_less, markdown)
+
+
+def _one_level_less(match: re.Match[str]) -> str:
+    target = match.group(1)
+    if target.partition("#")[0].endswith(".md"):
+        return match.group(0)
+    return f"]({target})"

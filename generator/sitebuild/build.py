@@ -1,5 +1,7 @@
-"""Build every release as its own MkDocs site side by side, plus ``versions.json`` and a
-landing page at the root. Releases whose inputs did not change are not rebuilt."""
+"""Build every release as its own site side by side, plus ``versions.json`` and a landing page at
+the root. Releases whose inputs did not change are not rebuilt. Each release is built by
+``mkdocs build`` (the plugin generates its pages) or by Zensical (``sitebuild.zensical``, whose
+result is link-checked here before it is swapped in)."""
 
 from __future__ import annotations
 
@@ -24,9 +26,11 @@ from generator.sitebuild.inputs import (
     shape_digest,
 )
 from generator.sitebuild.landing import landing_page, versions_json
+from generator.sitebuild.linkcheck import SiteFiles, check_pages
 from generator.sitebuild.presets import newest_first
 from generator.sitebuild.release_config import ParentConfig, release_config
-from generator.sitebuild.runner import BuildJob, BuildResult, default_jobs, run_builds
+from generator.sitebuild.runner import BUILDERS, BuildJob, BuildResult, default_jobs, run_builds
+from generator.sitebuild.zensical import ZensicalJob, job_command
 from generator.sources import DEFAULT_CACHE, SourceOptions, source_digest
 from generator.sources.upstream import LOCK_NAME
 from generator.views.site import version_dir
@@ -49,6 +53,11 @@ class BuildSiteOptions:
     """Directory of ``swagger-1.NN.json`` files for ``upstream:`` sources."""
     lock_file: Path | None = None
     """Lock file of upstream digests (default: ``k8s-api-docs.lock`` next to ``config_file``)."""
+    builder: str = "mkdocs"
+    """``mkdocs`` (``mkdocs build`` with the plugin) or ``zensical`` (``sitebuild.zensical``)."""
+    site_url: str = ""
+    """The published site's URL (default: ``site_url`` of the config); a release is at
+    ``<site_url><release>/``."""
 
 
 @dataclass
@@ -77,6 +86,8 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     releases = {r.version: r for r in options.releases}
     if not releases:
         raise UsageError("no release to build")
+    if options.builder not in BUILDERS:
+        raise UsageError(f"unknown builder {options.builder!r}: {' or '.join(BUILDERS)}")
     if len(releases) != len(options.releases):
         raise UsageError("a release is given twice")
     for version in releases:
@@ -88,7 +99,7 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     template_dirs = tuple(d for d in (parent.template_dir(), shipped_templates()) if d)
     site_digest = SiteInputs(parent.path, parent.docs_dir, template_dirs,
                              tuple((r.version, r.spec) for r in options.releases),
-                             tuple(options.groups)).digest()
+                             tuple(options.groups), options.builder).digest()
     spec_mirror = options.spec_mirror.resolve() if options.spec_mirror else None
     lock_file = (options.lock_file or parent.base_dir / LOCK_NAME).resolve()
     source_options = SourceOptions(cache_dir=cache_dir, offline=options.offline,
@@ -114,6 +125,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
         jobs = []
         for version in versions:
             work = cache_dir / "build-site" / version
+            if options.builder == "zensical":
+                jobs.append(zensical_job(parent, version, site_releases, work,
+                                         out / f"{STAGING_PREFIX}{version}", options))
+                continue
             config_file = work / "mkdocs.yml"
             write_file(config_file, release_config(
                 parent, releases[version], site_releases, site_dir=out / f"{STAGING_PREFIX}{version}",
@@ -132,8 +147,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             write_file(cache_dir / "build-site" / result.version / "build.log", result.output + "\n")
         if failed:
             details = "; ".join(f"{r.version}: {_last_error(r.output)}" for r in failed)
-            raise GeneratorError(f"mkdocs build failed for {details} (full output: "
+            raise GeneratorError(f"{options.builder} build failed for {details} (full output: "
                                  f"{cache_dir / 'build-site' / failed[0].version / 'build.log'})")
+        if options.builder == "zensical":  # Zensical does not check links in raw HTML
+            check_links(out, [r.version for r in results], STAGING_PREFIX)
         for result in results:
             swap_dir(out / f"{STAGING_PREFIX}{result.version}", out / result.version)
             pages = html_pages(out / result.version)
@@ -160,6 +177,31 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     manifest.save()
     summary.seconds = time.perf_counter() - start
     return summary
+
+
+def zensical_job(parent: ParentConfig, version: str, site_releases: list[Release], work: Path,
+                 site_dir: Path, options: BuildSiteOptions) -> BuildJob:
+    """The job that builds one release with Zensical (``sitebuild.zensical``)."""
+    job_file = work / "zensical-job.json"
+    ZensicalJob(str(parent.path), version, [(r.version, r.source) for r in site_releases],
+                str(work / "zensical"), str(site_dir), str(options.cache_dir.resolve()),
+                options.offline, list(options.groups), options.site_url).save(job_file)
+    return BuildJob(version, job_file, tuple(job_command(job_file)))
+
+
+def check_links(out: Path, built: list[str], staging_prefix: str) -> None:
+    """Fail on a broken internal link of the releases just built, still in their staging
+    directories (links to other releases resolve against those or the published ones); on
+    failure the staging directories go and the published site stays as it was."""
+    roots = {v: out / f"{staging_prefix}{v}" for v in built}
+    files = SiteFiles(out, roots)
+    broken = [b for v in built for b in check_pages(files, files.html_files(v))]
+    if broken:
+        for root in roots.values():
+            remove_dir(root)
+        shown = "; ".join(str(b) for b in broken[:3])
+        raise GeneratorError(f"{len(broken)} broken internal link(s) in the built site: {shown}"
+                             + (" …" if len(broken) > 3 else ""))
 
 
 def _last_error(output: str) -> str:

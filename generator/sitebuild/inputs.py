@@ -40,6 +40,7 @@ class SiteInputs:
     releases: tuple[tuple[str, str], ...]
     """(version, source spec) of every release in the site."""
     groups: tuple[str, ...] = ()
+    builder: str = "mkdocs"
 
     def digest(self) -> str:
         parts = {
@@ -55,6 +56,8 @@ class SiteInputs:
             "releases": [list(r) for r in self.releases],
             "groups": list(self.groups),
         }
+        if self.builder != "mkdocs":  # keys of MkDocs builds stay those of earlier versions
+            parts["builder"] = [self.builder, _dist_version(self.builder)]
         return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 

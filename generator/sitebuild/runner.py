@@ -12,11 +12,16 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
+BUILDERS = ("mkdocs", "zensical")
+"""What builds a release site: ``mkdocs build`` with the plugin, or Zensical."""
+
 
 @dataclass(frozen=True)
 class BuildJob:
     version: str
     config_file: Path
+    command: tuple[str, ...] = ()
+    """The build command; default ``mkdocs build -f config_file``."""
 
 
 @dataclass(frozen=True)
@@ -41,8 +46,9 @@ def run_build(job: BuildJob) -> BuildResult:
     env.pop("K8S_API_DOCS_ONLY", None)  # serve-time filters never apply to published builds
     env.pop("K8S_API_DOCS_GROUPS", None)
     start = time.perf_counter()
+    command = list(job.command) or [sys.executable, "-m", "mkdocs", "build", "-f", str(job.config_file)]
     proc = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "-f", str(job.config_file)],
+        command,
         capture_output=True, text=True, env=env, check=False,
     )
     return BuildResult(job.version, proc.returncode == 0, time.perf_counter() - start,

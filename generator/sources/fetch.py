@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import http.client
-import os
 import re
-import tempfile
 import time
 import urllib.error
 import urllib.parse
@@ -14,6 +12,7 @@ import urllib.request
 from pathlib import Path
 
 from generator.errors import Location, SpecError, UsageError, one_line
+from generator.output.atomic import atomic_write
 from generator.sources.reader import MAX_SPEC_BYTES
 
 TIMEOUT_SECONDS = 30.0
@@ -135,16 +134,3 @@ def _download(url: str, max_bytes: int, timeout: float) -> bytes:
     if size > max_bytes:
         raise SpecError(f"download larger than the {max_bytes:,} byte limit", Location(url))
     return b"".join(chunks)
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file and a rename."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise

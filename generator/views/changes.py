@@ -13,7 +13,7 @@ from generator.analysis.diff import SEVERITIES, ApiDiff, Change, ModelChange
 from generator.analysis.known_data import note_text
 from generator.model.gvk import stability
 from generator.views.properties import field_anchor
-from generator.views.site import SitePlan, relative, release_url
+from generator.views.site import SitePlan, relative, release_url, tree_link
 
 CHANGE_LABELS = {
     "api-version-added": "API versions added", "api-version-removed": "API versions removed",
@@ -44,6 +44,8 @@ class FieldEntry:
     changes: tuple[Change, ...]
     old_href: str | None
     new_href: str | None
+    old_path: str | None = None
+    """``old_href`` as a relative ``.md`` link when the old release is in this tree."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,8 @@ class ModelEntry:
     new_href: str | None
     removal: Change | None = None
     """The ``model-removed`` change (its reason and replacement guidance)."""
+    old_path: str | None = None
+    """``old_href`` as a relative ``.md`` link when the old release is in this tree."""
 
 
 @dataclass(frozen=True)
@@ -114,10 +118,16 @@ def changes_page(diff: ApiDiff, path: str = "", new_plan: SitePlan | None = None
         target = old_plan.page_of(name) if old_plan and name else None
         return release_url(path, target, new_plan, old_plan) + anchor if target else None
 
+    def old_path(name: str) -> str | None:
+        if not (old_plan and new_plan and name):
+            return None
+        target = old_plan.page_of(name)
+        return tree_link(path, target, new_plan, old_plan) if target else None
+
     groups: dict[tuple[str, str], list[ModelEntry]] = {}
     for model in diff.models:
         groups.setdefault((model.api_group, model.api_version), []).append(
-            _model_entry(model, new_href, old_href))
+            _model_entry(model, new_href, old_href, old_path))
     counts = diff.counts()
     summary = [SummaryRow(CHANGE_LABELS[k], sum(row.values()), tuple(row[s] for s in SEVERITIES))
                for k, row in counts.items()]
@@ -137,16 +147,18 @@ def changes_page(diff: ApiDiff, path: str = "", new_plan: SitePlan | None = None
     )
 
 
-def _model_entry(model: ModelChange, new_href, old_href) -> ModelEntry:  # type: ignore[no-untyped-def]
+def _model_entry(model: ModelChange, new_href, old_href, old_path) -> ModelEntry:  # type: ignore[no-untyped-def]
     fields = tuple(
         FieldEntry(
             f.field, f.status, f.severity, f.changes,
             old_href(model.old_name, "#" + field_anchor(f.field)) if f.status != "added" else None,
             new_href(model.new_name, "#" + field_anchor(f.field)) if f.status != "removed" else None,
+            old_path(model.old_name) if f.status != "added" else None,
         )
         for f in model.fields
     )
     own = tuple(c for c in model.changes if c.change not in ("model-added", "model-removed"))
     removal = next((c for c in model.changes if c.change == "model-removed"), None)
     return ModelEntry(model.kind, model.status, model.severity, model.is_kind, own, fields,
-                      old_href(model.old_name), new_href(model.new_name), removal)
+                      old_href(model.old_name), new_href(model.new_name), removal,
+                      old_path(model.old_name))

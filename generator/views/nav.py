@@ -1,4 +1,6 @@
-"""The MkDocs navigation of generated releases (titles are sanitized spec text)."""
+"""The MkDocs navigation of generated releases (titles are sanitized spec text), and what a
+release site adds to the project's own pages (the same for every builder: the MkDocs plugin and
+``build-site --builder zensical``)."""
 
 from __future__ import annotations
 
@@ -6,9 +8,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from generator.model.types import ApiSpec
-from generator.views.site import SitePlan
+from generator.views.site import SitePlan, relative, version_dir
 
 NavItem = Any
+RELEASES_MARKER = "<!-- k8s-api-docs:releases -->"
+"""Replaced, on a hand-written page, by the list of the site's releases (``releases_list``)."""
+DOCS_HOME_IN_RELEASE_LAYOUT = "about.md"
+"""Where a release site publishes the project's hand-written ``index.md`` (the release home is
+the site home)."""
 SPLIT_AFTER = 60
 """An API version with more models than this is split into alphabetical ranges in the nav."""
 RANGE_SIZE = 40
@@ -58,3 +65,31 @@ def alphabetical_ranges(items: list[dict[str, str]]) -> list[NavItem]:
             ranges.append(([letter], list(members)))
     return [{nav_title(letters[0] if len(letters) == 1 else f"{letters[0]}\u2013{letters[-1]}"): members}
             for letters, members in ranges]
+
+
+def releases_list(page: str, page_url: str, built: Sequence[tuple[ApiSpec, SitePlan]],
+                  others: Sequence[str] = ()) -> str:
+    """The Markdown list that replaces ``RELEASES_MARKER`` on hand-written page ``page``
+    (published at ``page_url``): each generated release's home, then ``others``, releases that
+    are sites of their own beside this one (links from the site root: ``../1.32/``)."""
+    lines = [f"- [Kubernetes {api.version}]({relative(page, plan.home)}) — "
+             f"{len(api.models)} models, from `{api.source}`" for api, plan in built]
+    to_site_root = "../" * (len([part for part in page_url.split("/") if part]) + 1)
+    lines += [f"- [Kubernetes {v}]({to_site_root}{version_dir(v)}/)" for v in others]
+    return "\n".join(lines)
+
+
+def rename_in_nav(nav: list[Any], old: str, new: str) -> list[Any]:
+    """The nav with every reference to page ``old`` pointing at ``new``; such an entry loses its
+    title (``Home: index.md`` would name the wrong page), so the page's own title is shown."""
+    def rename(item: Any) -> Any:
+        if isinstance(item, str):
+            return new if item == old else item
+        if isinstance(item, dict):
+            if len(item) == 1 and next(iter(item.values())) == old:
+                return new
+            return {key: rename(value) for key, value in item.items()}
+        if isinstance(item, list):
+            return [rename(value) for value in item]
+        return item
+    return [rename(item) for item in nav]

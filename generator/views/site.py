@@ -106,6 +106,15 @@ def release_url(from_page: str, to_page: str, from_plan: SitePlan | None = None,
     return url or "./"
 
 
+def tree_link(from_page: str, to_page: str, from_plan: SitePlan, to_plan: SitePlan) -> str | None:
+    """Relative ``.md`` link to a page of another release when both releases are folders of one
+    tree (``generate``: ``DIR/1.31/…``, ``DIR/1.32/…``); None when either is a site of its own.
+    For Markdown read as files (``--format gfm``); published pages use ``release_url``."""
+    if not from_plan.root or not to_plan.root:
+        return None
+    return relative(from_page, to_page)
+
+
 @dataclass
 class SitePlan:
     """Page paths of one release, relative to the docs root.

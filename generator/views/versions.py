@@ -15,7 +15,7 @@ from generator.analysis.timeline import ModelKey, Timeline, best_api_version, ra
 from generator.model.ordering import api_version_sort_key, release_sort_key
 from generator.model.types import ApiSpec, Model
 from generator.views.pages import ModelPage
-from generator.views.site import SitePlan, page_url, release_url
+from generator.views.site import SitePlan, page_url, relative, release_url, tree_link
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +25,9 @@ class VersionLink:
     api_version: str
     href: str | None
     """Published URL (the lines are raw HTML): ``../v1beta1/x/``, ``../../../../1.32/…/x/``."""
+    path: str | None = None
+    """The same page as a relative ``.md`` link when it is in this tree (``site.tree_link``), for
+    pages read as files (``--format gfm``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +110,15 @@ class Releases:
         name = present[best_api_version(present, api_version)].name
         return self.apis[version].models.get(name)
 
+    def page_path(self, from_version: str, from_page: str, to_version: str, name: str) -> str | None:
+        """Relative ``.md`` link to the page of ``name`` in ``to_version``, when in this tree."""
+        target = self.plans[to_version].page_of(name)
+        if target is None:
+            return None
+        if to_version == from_version:
+            return relative(from_page, target)
+        return tree_link(from_page, target, self.plans[from_version], self.plans[to_version])
+
     def page_href(self, from_version: str, from_page: str, to_version: str, name: str) -> str | None:
         """Published URL of the page of definition ``name`` in release ``to_version``."""
         target = self.plans[to_version].page_of(name)
@@ -128,7 +140,8 @@ def other_versions(model: Model, version: str, page: str, site: Releases) -> Oth
             current = release == version and name == model.name
             href = None if current else site.page_href(version, page, release, name)
             if current or href:
-                links.append(VersionLink(api_version, href))
+                path = None if current else site.page_path(version, page, release, name)
+                links.append(VersionLink(api_version, href, path))
         entries.append(ReleaseEntry(release, release == version, tuple(links)))
     timeline = site.timeline
     return OtherVersions(
