@@ -145,10 +145,14 @@ class JsonnetRenderer:
             name = dict(entries["metadata"].entries).get("name")
             if name is not None and name.kind == "value" and isinstance(name.value, str):
                 new = index.function("new")
+                matcher = CONSTRUCTORS.get(index.library_path)
                 found: HelperCall | None = HelperCall("new", (name.value,))
-                if new is not None and new.helper is not None:
-                    matcher = CONSTRUCTORS.get(index.library_path)
-                    found = matcher(sample, name.value) if matcher is not None else None
+                if new is not None and new.helper is not None and matcher is not None:
+                    found = matcher(sample, name.value)
+                elif matcher is not None:
+                    # a release before the known patches: its hand-written new (every
+                    # k8s-libsonnet release has one) may take other arguments: not called
+                    found = None
                 if found is not None:
                     calls.append(self.helper_call(prefix, found, indent))
                     skip = {("apiVersion",), ("kind",), ("metadata", "name"), *found.writes}

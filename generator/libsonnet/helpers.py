@@ -82,8 +82,8 @@ _MAP_CONTAINERS = (
        "Replaces every container of the pod template by `f(container)` (like `std.map`). An "
        "optional `includeInitContainers` (default `false`) also maps the init containers."),
     _h("mapContainersWithName(names, f)",
-       "Like `mapContainers`, but changes only the containers whose name is in `names` (an array, or "
-       "one name)."),
+       "Applies `f` only to the containers named in `names` (an array, or one name); the others "
+       "stay as they are."),
 )
 _MOUNT_NOTE = ("The mount goes into every container, or only those named in `containers`; "
                "`volumeMountMixin` and `volumeMixin` are added to the mount and to the volume.")
@@ -168,9 +168,9 @@ HELPERS: dict[str, tuple[Helper, ...]] = {
     ),
     "core.v1.containerPort": (
         _h("new(containerPort)", "A port with the number `containerPort`."),
-        _h("newNamed(containerPort, name)", "`new`, and the port is called `name`."),
-        _h("newNamedUDP(containerPort, name)", "`newNamed` with `protocol: UDP`."),
-        _h("newUDP(containerPort)", "`new` with `protocol: UDP`."),
+        _h("newNamed(containerPort, name)", "A port `containerPort` called `name`."),
+        _h("newNamedUDP(containerPort, name)", "A UDP port `containerPort` called `name`."),
+        _h("newUDP(containerPort)", "A UDP port `containerPort`."),
     ),
     "core.v1.envVar": (
         _h("fromFieldPath(name, fieldPath)",
@@ -206,7 +206,8 @@ HELPERS: dict[str, tuple[Helper, ...]] = {
     ),
     "core.v1.servicePort": (
         _h("new(port, targetPort)", "Exposes `port`, forwarded to `targetPort` of the pods."),
-        _h("newNamed(name, port, targetPort)", "`new`, and the port is called `name`."),
+        _h("newNamed(name, port, targetPort)",
+           "Exposes `port` under the name `name`, forwarded to `targetPort` of the pods."),
     ),
     "core.v1.volume": (
         _h("fromConfigMap(name, configMapName, configMapItems)",
@@ -228,7 +229,8 @@ HELPERS: dict[str, tuple[Helper, ...]] = {
     "rbac.v1.roleBinding": (_BIND_ROLE,),
     "rbac.v1.subject": (
         _h("fromServiceAccount(service_account)",
-           "A subject for the ServiceAccount object `service_account`: its name and namespace."),
+           "Refers to the ServiceAccount object `service_account` (kind `ServiceAccount`, its name and "
+           "namespace)."),
     ),
 }
 """Library path → its documented helpers (k8s-libsonnet releases from ``FIRST_RELEASE`` on)."""

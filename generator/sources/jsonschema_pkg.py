@@ -128,6 +128,7 @@ class PackageHistory:
         if release not in self.releases:
             return False
         data = self._data.get(release)
-        if data is None:
-            data = self._data[release] = package_bytes(release)
+        if data is None:  # the release is known to exist: read it without listing the package
+            path = _schema_root() / f"v{release}.0-local" / "_definitions.json"
+            data = self._data[release] = path.read_bytes()
         return f'"{definition}"'.encode() in data
