@@ -16,7 +16,7 @@ class _Normalizer:
     def __init__(self, doc: RawDocument, lenient: bool) -> None:
         self.doc = doc
         self.lenient = lenient
-        self.diagnostics = Diagnostics()
+        self.diagnostics = Diagnostics(doc.diagnostics)
         self._targets: dict[str, str] = {}
 
     def location(self, name: str, at: str = "") -> Location:

@@ -3,7 +3,9 @@
 A source spec (``--source``) is one of:
 ``kubernetes-validate:1.31`` · a path to an OpenAPI v2 ``swagger.json`` (or ``.json.gz``, ``.yaml``) ·
 a path to one OpenAPI v3 document or a directory of them · an http(s) URL of a v2/v3 document
-(optionally ``URL#sha256=HEX`` to pin its digest).
+(optionally ``URL#sha256=HEX`` to pin its digest) · CustomResourceDefinition manifests: a YAML/JSON
+file (one or many documents), a directory of them (recursively) or a URL, recognised by content
+(``sources.crd``).
 """
 
 from __future__ import annotations
@@ -15,6 +17,15 @@ from typing import Any
 
 from generator.errors import Location, SpecError
 from generator.sources.base import RawDocument
+from generator.sources.crd import (
+    crd_dir_digest,
+    documents_are_crds,
+    is_crd,
+    load_crd_dir,
+    load_crd_manifests,
+    manifest_files,
+    parse_manifests,
+)
 from generator.sources.fetch import fetch
 from generator.sources.jsonschema_pkg import (
     PREFIX as KV_PREFIX,
@@ -32,7 +43,7 @@ from generator.sources.openapi_v3 import (
     load_openapi_v3_dir,
     load_openapi_v3_document,
 )
-from generator.sources.reader import MAX_SPEC_BYTES, read_bytes, read_document
+from generator.sources.reader import MAX_SPEC_BYTES, parse_document, read_bytes, read_document
 from generator.sources.swagger_v2 import load_swagger
 
 __all__ = ["DEFAULT_CACHE", "KV_PREFIX", "RawDocument", "SourceOptions", "available_versions",
@@ -63,13 +74,43 @@ def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
         return load_kubernetes_validate(spec[len(KV_PREFIX) :])
     if _is_url(spec):
         url, path = _fetched(spec, options)
-        document, sha = read_document(path, options.max_bytes)
-        return load_document(document, url, sha)
+        return _load_bytes(read_bytes(path, options.max_bytes), url)
     path, is_dir = _local(spec)
     if is_dir:
+        if _is_crd_dir(path, options.max_bytes):
+            return load_crd_dir(path, options.max_bytes)
         return load_openapi_v3_dir(path, options.max_bytes)
-    document, sha = read_document(path, options.max_bytes)
-    return load_document(document, spec, sha)
+    return _load_bytes(read_bytes(path, options.max_bytes), spec)
+
+
+def _load_bytes(data: bytes, origin: str) -> RawDocument:
+    """A file's (or URL body's) definitions: CRD manifests when it holds several YAML documents
+    or a CRD, else an OpenAPI document. ``origin`` decides JSON or YAML by its suffix; without a
+    known one (a URL), JSON when the text starts like JSON."""
+    sha = hashlib.sha256(data).hexdigest()
+    name = origin.lower().removesuffix(".gz").split("?", 1)[0]
+    if name.endswith((".yaml", ".yml")) or (not name.endswith(".json") and _is_url(origin)
+                                             and data.lstrip()[:1] not in (b"{", b"[")):
+        manifests = parse_manifests(data, origin, as_yaml=True)
+        if documents_are_crds(manifests):
+            return load_crd_manifests(manifests, origin, sha)
+        if not manifests:
+            raise SpecError(f"empty document ({len(data)} bytes)", Location(origin))
+        return load_document(manifests[0].data, origin, sha)
+    document = parse_document(data, origin)
+    if is_crd(document):
+        return load_crd_manifests(parse_manifests(data, origin, as_yaml=False), origin, sha)
+    return load_document(document, origin, sha)
+
+
+def _is_crd_dir(path: Path, max_bytes: int) -> bool:
+    """A directory of CRD manifests (any YAML file, or JSON files that are not OpenAPI v3)
+    rather than of OpenAPI v3 documents."""
+    v3 = document_files(path)
+    if not v3:
+        return bool(manifest_files(path))
+    document, _ = read_document(v3[0], max_bytes)
+    return is_crd(document) or any(p.suffix.lower() in (".yaml", ".yml") for p in manifest_files(path))
 
 
 def _is_url(spec: str) -> bool:
@@ -106,6 +147,8 @@ def source_digest(spec: str, options: SourceOptions | None = None) -> str:
     if _is_url(spec):
         return _fetched(spec, options)[1].name
     path, is_dir = _local(spec)
+    if is_dir and _is_crd_dir(path, options.max_bytes):
+        return crd_dir_digest(path, options.max_bytes)
     if is_dir:
         digest = hashlib.sha256()
         for child in document_files(path):
