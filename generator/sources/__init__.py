@@ -48,7 +48,7 @@ from generator.sources.swagger_v2 import load_swagger
 
 __all__ = ["DEFAULT_CACHE", "KV_PREFIX", "RawDocument", "SourceOptions", "available_versions",
            "default_source", "field_names",
-           "load_source", "source_digest"]
+           "load_source", "merge_documents", "source_digest"]
 
 DEFAULT_CACHE = Path(".cache/k8s-api-docs")
 
@@ -175,6 +175,28 @@ def load_document(document: Any, origin: str, sha256: str = "") -> RawDocument:
         f"not an OpenAPI document: {problem} (expected 'swagger: \"2.0\"', 'openapi: 3.x' or '$defs')",
         Location(origin, ""),
     )
+
+
+def merge_documents(base: RawDocument, extras: list[RawDocument]) -> RawDocument:
+    """``base`` (a Kubernetes release) plus CRD sets: one document whose CRDs can refer to the
+    release's definitions (``metadata`` becomes ObjectMeta). A name defined twice is an error."""
+    merged = RawDocument(base.origin, base.format, dict(base.definitions), dict(base.pointers),
+                         base.sha256, {n: base.file_of(n) for n in base.definitions},
+                         dict(base.crds), list(base.diagnostics))
+    digest = hashlib.sha256(base.sha256.encode())
+    for extra in extras:
+        for name, schema in extra.definitions.items():
+            if name in merged.definitions:
+                raise SpecError(f"{name!r} is defined twice: in {merged.file_of(name)} and here",
+                                Location(extra.file_of(name), extra.pointer_of(name)))
+            merged.definitions[name] = schema
+            merged.pointers[name] = extra.pointer_of(name)
+            merged.files[name] = extra.file_of(name)
+        merged.crds.update(extra.crds)
+        merged.diagnostics.extend(extra.diagnostics)
+        digest.update(extra.sha256.encode())
+    merged.sha256 = digest.hexdigest() if extras else base.sha256
+    return merged
 
 
 def _json_kind(value: Any) -> str:
