@@ -46,6 +46,9 @@ def add_source_options(p: argparse.ArgumentParser, *, version_required: bool = T
                         "explicit --source it is only a label.")
     p.add_argument("--source", dest="sources", action="append", default=[], metavar="SPEC",
                    help=SOURCE_HELP)
+    p.add_argument("--crds", dest="crds", action="append", default=[], metavar="PATH",
+                   help="CustomResourceDefinition manifests (file, directory or URL) to document "
+                        "with every release, linked to its ObjectMeta (repeatable)")
     p.add_argument("--offline", action="store_true",
                    help="never download; URL sources must already be in the cache")
     p.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
@@ -184,7 +187,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from generator.config import pair_releases
     from generator.output.writer import replace_tree
 
-    releases = pair_releases(args.versions, args.sources)
+    releases = pair_releases(args.versions, args.sources, args.crds)
     site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
                     versions=_versions_options(args))
     for diagnostic in site.diagnostics:
@@ -199,7 +202,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from generator.build.pipeline import load_api
     from generator.config import pair_releases
 
-    releases = pair_releases(args.versions, args.sources)
+    releases = pair_releases(args.versions, args.sources, args.crds)
     if len(releases) != 1:
         raise GeneratorError("export takes exactly one --version")
     api, diagnostics = load_api(releases[0], _options(args), lenient=args.lenient)
@@ -221,6 +224,7 @@ def diff_release(spec: str) -> tuple[str, str]:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    from generator.analysis.crd_diff import with_crd_changes
     from generator.analysis.diff import diff_apis
     from generator.model.normalize import build_api
     from generator.render.reports import format_github, format_json, format_text
@@ -235,7 +239,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         for diagnostic in diagnostics:
             print(diagnostic, file=sys.stderr)
         apis.append(api)
-    diff = diff_apis(*apis)
+    diff = with_crd_changes(diff_apis(*apis), *apis)
     if args.format == "json":
         out = format_json(diff)
     elif args.format == "markdown":
@@ -260,7 +264,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from generator.output.writer import read_tree, replace_tree
 
     committed = read_tree(args.dir)
-    releases = pair_releases(args.versions, args.sources)
+    releases = pair_releases(args.versions, args.sources, args.crds)
     site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
                     versions=_versions_options(args))
     with tempfile.TemporaryDirectory(prefix="k8s-api-docs-check-") as tmp:

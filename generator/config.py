@@ -16,6 +16,9 @@ class Release:
 
     version: str
     source: str = ""
+    crds: tuple[str, ...] = ()
+    """CRD sets (files, directories, URLs) documented with this release (``--crds``, plugin
+    ``crds:``): their ``metadata`` links to the release's ObjectMeta."""
 
     @property
     def spec(self) -> str:
@@ -33,12 +36,14 @@ class VersionsOptions:
     """Extra (old, new) change pages beyond the adjacent pairs; ``new`` must be rendered."""
 
 
-def pair_releases(versions: Sequence[str], sources: Sequence[str]) -> list[Release]:
-    """Pair ``--version`` and ``--source`` options by position."""
+def pair_releases(versions: Sequence[str], sources: Sequence[str], crds: Sequence[str] = ()
+                  ) -> list[Release]:
+    """Pair ``--version`` and ``--source`` options by position; ``--crds`` go with every release."""
     if not versions:
         raise UsageError("give at least one --version")
     if len(sources) > len(versions):
         raise UsageError("more --source than --version options")
     if len(set(versions)) != len(versions):
         raise UsageError("a --version is given twice")
-    return [Release(v, sources[i] if i < len(sources) else "") for i, v in enumerate(versions)]
+    return [Release(v, sources[i] if i < len(sources) else "", tuple(crds))
+            for i, v in enumerate(versions)]

@@ -153,7 +153,7 @@ class _Normalizer:
         return self.type_of(schema, owner, at, path)
 
     def model(self, name: str, schema: dict[str, Any], parent: str = "", path: str = "") -> Model:
-        crd = crd_info(self.doc.crds[name]) if name in self.doc.crds else None
+        crd = crd_info(self.doc.crds[name], schema) if name in self.doc.crds else None
         root = self.root_of(name)
         if crd is not None:
             group, api_version = crd.group, crd.version
@@ -199,7 +199,7 @@ def rules_of(schema: dict[str, Any]) -> tuple[tuple[tuple[str, Any], ...], ...]:
                  for rule in schema.get("x-kubernetes-validations", ()))
 
 
-def crd_info(data: dict[str, Any]) -> CrdInfo:
+def crd_info(data: dict[str, Any], schema: dict[str, Any] | None = None) -> CrdInfo:
     """``RawDocument.crds`` data of one CRD version as model data."""
     columns = tuple(PrinterColumn(c["name"], c["type"], c["jsonPath"], c["description"], c["format"],
                                   c["priority"]) for c in data["printerColumns"])
@@ -215,7 +215,7 @@ def crd_info(data: dict[str, Any]) -> CrdInfo:
         conversion=data["conversion"]["strategy"],
         versions=tuple(CrdVersionStatus(v["name"], v["served"], v["storage"], v["deprecated"])
                        for v in data["versions"]),
-        crd_name=data["crdName"], file=data["file"],
+        crd_name=data["crdName"], file=data["file"], schema=schema,
     )
 
 

@@ -186,6 +186,9 @@ class CrdInfo:
     crd_name: str = ""
     """``httproutes.gateway.networking.k8s.io``."""
     file: str = ""
+    schema: Any = field(default=None, repr=False, hash=False)
+    """The version's ``openAPIV3Schema`` in the canonical dialect (examples are made from it;
+    not exported: the models say the same)."""
 
     @property
     def namespaced(self) -> bool:

@@ -119,6 +119,8 @@ class SitePlan:
     """Definition name → page path."""
     group_dirs: dict[str, str] = field(default_factory=dict)
     """Group → its directory segment (decided by ``plan_site``)."""
+    sections: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Nested object (``Model.field_path``) → (its root's page, its section's anchor)."""
 
     def in_root(self, rest: str) -> str:
         """``rest`` (``a/b.md``) inside the release's directory."""
@@ -139,7 +141,7 @@ class SitePlan:
         return f"{version_dir(self.version)}/{published_url(inside)}"
 
     def group_dir(self, group: str) -> str:
-        return self.in_root(self.group_dirs.get(group) or safe_segment(group))
+        return self.in_root(self.group_dirs.get(group) or safe_segment(group, allow_dots=True))
 
     def group_index(self, group: str) -> str:
         return f"{self.group_dir(group)}/index.md"
@@ -154,6 +156,13 @@ class SitePlan:
 
     def page_of(self, name: str) -> str | None:
         return self.model_pages.get(name)
+
+    def target_of(self, name: str) -> tuple[str, str] | None:
+        """(page, anchor) of a definition's page (anchor ``""``) or of a nested object's section."""
+        page = self.model_pages.get(name)
+        if page is not None:
+            return page, ""
+        return self.sections.get(name)
 
     def link(self, from_page: str, name: str) -> str | None:
         """Relative link from ``from_page`` to the page of definition ``name``, if it has one."""
@@ -174,7 +183,7 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
     taken: set[str] = set()
     """Lower-cased paths in use, directories as ``dir.md`` (what would clash with them)."""
     for group in sorted({m.group for m in api.models.values()}):
-        segment = safe_segment(group)
+        segment = safe_segment(group, allow_dots=True)
         if _is_reserved(segment) or plan.in_root(f"{segment}.md").lower() in taken:
             segment = f"{segment}-{_digest(group)}"
         plan.group_dirs[group] = segment
@@ -183,8 +192,31 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
         if model.api_version:
             taken.add(f"{plan.api_version_dir(model.group, model.api_version)}.md".lower())
     for name in sorted(api.models):
-        plan.model_pages[name] = _claim(plan, api.models[name], taken)
+        model = api.models[name]
+        if model.field_path and model.root in api.models:
+            continue
+        plan.model_pages[name] = _claim(plan, model, taken)
+    used: dict[str, set[str]] = {}
+    for name in sorted(api.models):
+        model = api.models[name]
+        if model.field_path and model.root in plan.model_pages:
+            page = plan.model_pages[model.root]
+            anchor = path_anchor("object-", model.field_path, used.setdefault(page, set()))
+            plan.sections[name] = (page, anchor)
     return plan
+
+
+def path_anchor(prefix: str, path: str, used: set[str]) -> str:
+    """Element id for a field path (``spec.rules[].matches[]`` → ``object-spec.rules.matches``):
+    the path without ``[]``/``{}``, case kept; characters other than ``[A-Za-z0-9._-]`` (a hostile
+    field name) and a clash on the page add a digest of the path."""
+    plain = path.replace("[]", "").replace("{}", "")
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", plain)[:120]
+    anchor = prefix + safe
+    if safe != plain or anchor in used:
+        anchor = f"{anchor}-{_digest(path)}"
+    used.add(anchor)
+    return anchor
 
 
 def _claim(plan: SitePlan, model: Model, taken: set[str]) -> str:
