@@ -78,7 +78,7 @@ def test_schema_check_can_fail() -> None:
 def test_widget_example_uses_enums_bounds_and_patterns(tmp_path: Path) -> None:
     path = tmp_path / "w.yaml"
     path.write_text(dump(widget_crd()), encoding="utf-8")
-    (model, example), = examples(path)
+    (_, example), = examples(path)
     data = yaml.safe_load(example.example.yaml)
     assert data["metadata"] == {"name": "example", "namespace": "default"}
     assert data["spec"]["size"] == 3 and data["spec"]["colour"] == "red"  # defaults
@@ -93,7 +93,8 @@ def _client_signatures() -> dict[str, list[tuple[str, bool]]]:
     code = ("import inspect, json\nfrom kubernetes import client\nout = {}\n"
             "for name in ('create_namespaced_custom_object', 'create_cluster_custom_object'):\n"
             "    sig = inspect.signature(getattr(client.CustomObjectsApi, name))\n"
-            "    out[name] = [(p.name, p.default is inspect.Parameter.empty) for p in sig.parameters.values()\n"
+            "    out[name] = [(p.name, p.default is inspect.Parameter.empty)\n"
+            "                 for p in sig.parameters.values()\n"
             "                 if p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL) and p.name != 'self']\n"
             "print(json.dumps(out))\n")
     result = subprocess.run([str(python), "-c", code], capture_output=True, text=True, check=True)
