@@ -124,3 +124,17 @@ def test_crds_combined_with_a_kubernetes_release(shared: Path) -> None:
     assert '<a href="../../../meta/v1/objectMeta/">ObjectMeta</a>' in row(page, "field-metadata")
     assert "<tr><th>Short names</th><td><code>cert</code>, <code>certs</code></td></tr>" in page
     assert "1.31/core/v1/pod.md" not in site.pages  # the group filter still works
+
+
+def test_a_huge_crd_leaves_out_sections_over_the_limit_and_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.views import site
+
+    monkeypatch.setattr(site, "MAX_SECTIONS", 1)
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd()), encoding="utf-8")
+    page = generate([Release("w1", str(path))], versions=VersionsOptions(enabled=False)).pages[
+        "w1/example.com/v1/widget.md"]
+    assert page.count('<section class="k8s-nested"') == 1  # spec; spec.parts[] left out
+    assert "1 more nested objects are not shown on this page" in page
+    assert '<td>&#91;&#93;object</td>' in row(page, "field-spec.parts")  # unlinked

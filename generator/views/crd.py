@@ -10,9 +10,6 @@ from generator.model.types import NESTED_SEPARATOR, ApiSpec, CrdInfo, Model, Pri
 from generator.views.properties import PropertyRow, property_rows
 from generator.views.site import SitePlan, page_url, relative
 
-MAX_SECTIONS = 400
-"""Nested-object sections shown on one page; deeper ones of a huge CRD are summarized."""
-
 
 @dataclass(frozen=True, slots=True)
 class VersionLink:
@@ -72,21 +69,23 @@ def crd_view(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> CrdView |
 
 
 def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
-                    anchors: set[str]) -> list[NestedSection]:
-    """Sections of the nested objects under ``model``, depth first in field order."""
+                    anchors: set[str]) -> tuple[list[NestedSection], int]:
+    """Sections of the nested objects under ``model``, depth first in field order, and how many
+    more there are beyond ``views.site.MAX_SECTIONS`` (only those ``plan_site`` gave an anchor are
+    shown; the others' types read "object", unlinked)."""
     if not any(NESTED_SEPARATOR in f.type.referenced() for f in model.fields):
-        return []
+        return [], 0
     children: dict[str, list[Model]] = {}
     for other in api.models.values():
         if other.field_path and other.root == model.name:
             children.setdefault(other.parent, []).append(other)
     out: list[NestedSection] = []
     stack = [(c, 1) for c in reversed(_ordered(model, children.get(model.name, [])))]
-    while stack and len(out) < MAX_SECTIONS:
+    while stack:
         child, depth = stack.pop()
         found = plan.target_of(child.name)
         if found is None:
-            continue
+            continue  # over the page's limit (and so are the objects under it)
         anchor = found[1]
         anchors.add(anchor)
         parent = api.models[child.parent]
@@ -96,7 +95,8 @@ def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
                                  parent.field_path or parent.kind, parent_href,
                                  property_rows(child, api, plan, page, anchors)))
         stack.extend((c, depth + 1) for c in reversed(_ordered(child, children.get(child.name, []))))
-    return out
+    total = sum(len(c) for c in children.values())
+    return out, total - len(out)
 
 
 def _ordered(parent: Model, children: list[Model]) -> list[Model]:

@@ -41,6 +41,8 @@ class ModelPage:
     """A CRD kind: header data and printer columns (blocks ``crd``, ``printer_columns``)."""
     nested: list[NestedSection] = field(default_factory=list)
     """Nested objects (field-path tree), each a section with a property table (block ``nested``)."""
+    nested_omitted: int = 0
+    """Nested objects beyond ``views.site.MAX_SECTIONS``, not shown (the page says how many)."""
 
 
 @dataclass
@@ -108,13 +110,14 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
     up_path = plan.api_version_index(model.group, model.api_version)
     anchors: set[str] = set()
     rows = property_rows(model, api, plan, path, anchors)
+    nested, omitted = nested_sections(model, api, plan, path, anchors)
     return ModelPage(
         path=path, version=api.version, model=model, gvk=primary_gvk(model),
         group_label=group_label(model), rows=rows,
         appears_in=appears,
         up=Link(group_label(model), relative(path, up_path), url=page_url(path, up_path)),
         crd=crd_view(model, api, plan, path),
-        nested=nested_sections(model, api, plan, path, anchors),
+        nested=nested, nested_omitted=omitted,
     )
 
 

@@ -18,6 +18,9 @@ from generator.model.types import ApiSpec, Model
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 MAX_SEGMENT = 80
+MAX_SECTIONS = 400
+"""Nested-object sections on one page (a huge CRD's deepest ones beyond it are left out, and
+the page says how many), which keeps pages of real CRD sets well under 500 KB of HTML."""
 RESERVED = frozenset({"index", "changes", "assets", "search", "404"})
 """Names the site itself uses, compared case-insensitively."""
 WINDOWS_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
@@ -197,12 +200,16 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
             continue
         plan.model_pages[name] = _claim(plan, model, taken)
     used: dict[str, set[str]] = {}
-    for name in sorted(api.models):
-        model = api.models[name]
-        if model.field_path and model.root in plan.model_pages:
-            page = plan.model_pages[model.root]
-            anchor = path_anchor("object-", model.field_path, used.setdefault(page, set()))
-            plan.sections[name] = (page, anchor)
+    counts: dict[str, int] = {}
+    nested = [m for m in api.models.values() if m.field_path and m.root in plan.model_pages]
+    for model in sorted(nested, key=lambda m: (len(m.field_path), m.name)):  # parents first
+        page = plan.model_pages[model.root]
+        if counts.get(page, 0) >= MAX_SECTIONS or (
+                model.parent != model.root and model.parent not in plan.sections):
+            continue  # over the page's limit: shown as a plain "object", counted on the page
+        counts[page] = counts.get(page, 0) + 1
+        anchor = path_anchor("object-", model.field_path, used.setdefault(page, set()))
+        plan.sections[model.name] = (page, anchor)
     return plan
 
 
