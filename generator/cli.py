@@ -59,6 +59,9 @@ def add_source_options(p: argparse.ArgumentParser, *, version_required: bool = T
     p.add_argument("--source", dest="sources", action="append", default=[], metavar="SPEC",
                    help=SOURCE_HELP)
     add_source_kind_option(p)
+    p.add_argument("--crds", dest="crds", action="append", default=[], metavar="PATH",
+                   help="CustomResourceDefinition manifests (file, directory or URL) to document "
+                        "with every release, linked to its ObjectMeta (repeatable)")
     p.add_argument("--offline", action="store_true",
                    help="never download; URL and upstream: sources must already be in the cache "
                         "(or, upstream:, in the --spec-mirror)")
@@ -252,7 +255,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     from generator.output.writer import replace_releases
     from generator.views.site import version_dir
 
-    releases = pair_releases(args.versions, args.sources, args.source_kind)
+    releases = pair_releases(args.versions, args.sources, args.source_kind, args.crds)
     page_format = args.page_format or "mkdocs"
     site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
                     versions=_versions_options(args), page_format=page_format)
@@ -268,7 +271,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from generator.build.pipeline import load_api
     from generator.config import pair_releases
 
-    releases = pair_releases(args.versions, args.sources, args.source_kind)
+    releases = pair_releases(args.versions, args.sources, args.source_kind, args.crds)
     if len(releases) != 1:
         raise GeneratorError("export takes exactly one --version")
     api, diagnostics = load_api(releases[0], _options(args), lenient=args.lenient)
@@ -292,6 +295,7 @@ def diff_release(spec: str) -> tuple[str, str]:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    from generator.analysis.crd_diff import with_crd_changes
     from generator.analysis.diff import DiffFilter, diff_apis, filter_diff
     from generator.model.normalize import build_api
     from generator.render.reports import format_github, format_json, format_markdown, format_text
@@ -307,7 +311,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         for diagnostic in diagnostics:
             print(diagnostic, file=sys.stderr)
         apis.append(api)
-    diff = diff_apis(*apis, history=PackageHistory())
+    diff = with_crd_changes(diff_apis(*apis, history=PackageHistory()), *apis)
     keep = DiffFilter(frozenset(args.groups), frozenset(args.kinds),
                       frozenset(args.ignore_stability))
     diff = filter_diff(diff, keep, *apis)
@@ -356,7 +360,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     from generator.output.writer import page_format_of, read_tree, replace_releases
     from generator.views.site import version_dir
 
-    releases = pair_releases(args.versions, args.sources, args.source_kind)
+    releases = pair_releases(args.versions, args.sources, args.source_kind, args.crds)
     dirs = [version_dir(r.version) for r in releases]
     # Only the releases asked about: other releases in DIR were written by other runs.
     committed = {p: t for p, t in read_tree(args.dir).items() if p.split("/", 1)[0] in dirs}

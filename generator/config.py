@@ -21,6 +21,9 @@ class Release:
 
     version: str
     source: str = ""
+    crds: tuple[str, ...] = ()
+    """CRD sets (files, directories, URLs) documented with this release (``--crds``, plugin
+    ``crds:``): their ``metadata`` links to the release's ObjectMeta."""
 
     @property
     def spec(self) -> str:
@@ -38,10 +41,11 @@ class VersionsOptions:
     """Extra (old, new) change pages beyond the adjacent pairs; ``new`` must be rendered."""
 
 
-def pair_releases(versions: Sequence[str], sources: Sequence[str], kind: str = "bundled"
-                  ) -> list[Release]:
+def pair_releases(versions: Sequence[str], sources: Sequence[str], kind: str = "bundled",
+                  crds: Sequence[str] = ()) -> list[Release]:
     """Pair ``--version`` and ``--source`` options by position; a version without a source reads
-    ``kind``'s source (``bundled``: kubernetes-validate; ``upstream``: ``upstream:VERSION``)."""
+    ``kind``'s source (``bundled``: kubernetes-validate; ``upstream``: ``upstream:VERSION``);
+    ``--crds`` go with every release."""
     if not versions:
         raise UsageError("give at least one --version")
     if len(sources) > len(versions):
@@ -51,4 +55,5 @@ def pair_releases(versions: Sequence[str], sources: Sequence[str], kind: str = "
     if kind not in SOURCE_KINDS:
         raise UsageError(f"source kind must be one of {', '.join(SOURCE_KINDS)}, not {kind!r}")
     default = (lambda v: default_source(v, kind)) if kind != "bundled" else (lambda v: "")
-    return [Release(v, sources[i] if i < len(sources) else default(v)) for i, v in enumerate(versions)]
+    return [Release(v, sources[i] if i < len(sources) else default(v), tuple(crds))
+            for i, v in enumerate(versions)]

@@ -74,6 +74,10 @@ CHANGE_KINDS = (
     "field-added", "field-removed", "type-changed", "required-changed", "enum-changed",
     "default-changed", "list-type-changed", "map-keys-changed", "map-type-changed",
     "patch-changed", "description-changed", "gate-added", "gate-removed",
+    # CRDs (analysis.crd_diff.CRD_CHANGE_KINDS):
+    "crd-version-not-served", "crd-scope-changed", "crd-storage-version-changed",
+    "crd-version-deprecated", "crd-version-served", "validation-rule-added",
+    "validation-rule-changed", "validation-rule-removed", "printer-columns-changed",
 )
 """Every ``change`` value, in report order (the JSON schema's vocabulary)."""
 

@@ -56,8 +56,15 @@ def index_fields(names: Mapping[str, Iterable[str]]) -> ReleaseIndex:
 
 
 def index_api(api: ApiSpec) -> ReleaseIndex:
-    """Index of one loaded release."""
-    return index_fields({n: (f.name for f in m.fields) for n, m in api.models.items()})
+    """Index of one loaded release, by each model's own group and kind (a CRD's group is its
+    API group, a nested object's kind its root's kind and field path; for other definitions
+    these are what ``identity`` reads from the name)."""
+    index: ReleaseIndex = {}
+    for name in sorted(api.models):
+        model = api.models[name]
+        index.setdefault(ModelKey(model.group, model.kind), {}).setdefault(
+            model.api_version, Presence(name, frozenset(f.name for f in model.fields)))
+    return index
 
 
 def key_of(api: ApiSpec, name: str) -> ModelKey:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import jinja2
 
+from generator.analysis.crd_diff import with_crd_changes
 from generator.analysis.diff import diff_apis
 from generator.analysis.timeline import ReleaseIndex, Timeline, index_api, index_fields
 from generator.build.cache import template_env
@@ -23,7 +24,14 @@ from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
 from generator.render.env import template_error
 from generator.render.pages import SectionHook, render_changes, render_indexes, render_models
-from generator.sources import SourceOptions, available_versions, field_names, load_source, source_digest
+from generator.sources import (
+    SourceOptions,
+    available_versions,
+    field_names,
+    load_source,
+    merge_documents,
+    source_digest,
+)
 from generator.sources.jsonschema_pkg import PackageHistory
 from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
@@ -36,7 +44,20 @@ from generator.views.versions import Releases, VersionsHook
 
 def load_api(release: Release, options: SourceOptions | None = None, *, lenient: bool = False
              ) -> tuple[ApiSpec, list[Diagnostic]]:
-    return build_api(load_source(release.spec, options), release.version, lenient=lenient)
+    """A release's model: its source, plus its CRD sets when it has any."""
+    raw = load_source(release.spec, options)
+    if release.crds:
+        raw = merge_documents(raw, [load_source(spec, options) for spec in release.crds])
+    return build_api(raw, release.version, lenient=lenient)
+
+
+def release_digest(release: Release, options: SourceOptions | None = None) -> str:
+    """``source_digest`` of a release's source, and of its CRD sets when it has any."""
+    digest = source_digest(release.spec, options)
+    if not release.crds:
+        return digest
+    parts = [digest, *(source_digest(spec, options) for spec in release.crds)]
+    return hashlib.sha256("\0".join(parts).encode()).hexdigest()
 
 
 def select_groups(api: ApiSpec, groups: Sequence[str]) -> ApiSpec:
@@ -58,12 +79,14 @@ def default_hooks() -> list[SectionHook]:
 def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
                      known: Mapping[str, ReleaseIndex] | None = None) -> Timeline:
     """Timeline of the site's releases plus, with ``history="all"``, every kubernetes-validate
-    release (a site release always uses its own definitions). ``known``: indexes already made of
+    release (a site release always uses its own definitions; not when every release is a CRD
+    set). ``known``: indexes already made of
     some of ``apis``, by version."""
     if history not in ("all", "site"):
         raise UsageError(f"history must be 'all' or 'site', not {history!r}")
     indexes = {}
-    if history == "all":
+    apis = list(apis)
+    if history == "all" and any(api.format != "crd" for api in apis):  # CRD sets: their own only
         indexes = {v: _package_index(v) for v in available_versions()}
     known = known or {}
     indexes.update({api.version: known.get(api.version) or index_api(api) for api in apis})
@@ -105,8 +128,8 @@ def change_pages(version: str, site: Releases, pairs: Sequence[tuple[str, str]],
             old_api = select_groups(old_api, groups) if groups else old_api
             old_plan = None
         path = changes_path(plan, old, adjacent=old == previous)
-        pages.append(changes_page(diff_apis(old_api, api, package_history()), path, plan,
-                                  old_plan))
+        diff = with_crd_changes(diff_apis(old_api, api, package_history()), old_api, api)
+        pages.append(changes_page(diff, path, plan, old_plan))
     return pages
 
 
@@ -174,7 +197,7 @@ def generate(
         loaded = _load(settings, progress, {})
         return _render(settings, env, loaded, PageDependencies.everything(_apis(loaded)))
     key = settings_key(settings, f"{digest}:{page_format}")
-    digests = {v: source_digest(r.spec, options) for v, r in settings.loaded().items()}
+    digests = {v: release_digest(r, options) for v, r in settings.loaded().items()}
     state = memo.get(key)
     if state is not None and state.digests == digests:
         return replace(state.site, rendered=[])
@@ -212,7 +235,7 @@ def settings_key(settings: _Settings, templates_digest: str) -> str:
     """Digest of every input of ``generate`` but the source bytes (``SiteState`` has those)."""
     parts = {
         "rendered": settings.rendered,
-        "sources": {v: r.spec for v, r in sorted(settings.loaded().items())},
+        "sources": {v: [r.spec, *r.crds] for v, r in sorted(settings.loaded().items())},
         "options": repr(settings.options), "templates": [str(settings.templates), templates_digest],
         "lenient": settings.lenient, "groups": sorted(settings.groups or []),
         "at_root": settings.at_root,

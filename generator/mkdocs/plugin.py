@@ -59,6 +59,8 @@ class ReleaseConfig(base.Config):
     """Kubernetes release label, e.g. ``'1.31'``."""
     source = c.Type(str, default="")
     """Source spec; default ``kubernetes-validate:<version>``."""
+    crds = c.ListOfItems(c.Type(str), default=[])
+    """CRD sets (files, directories, URLs) documented with this release."""
 
 
 class ChangePairConfig(base.Config):
@@ -179,7 +181,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def _configured_releases(self) -> list[Release]:
         """Every release of the site; those not generated here (``only``) are siblings: loaded
         for cross-release links, history and change pages, not rendered."""
-        return [Release(r.version, r.source) for r in self.config.versions]
+        return [Release(r.version, r.source, tuple(r.crds)) for r in self.config.versions]
 
     def _versions_options(self) -> VersionsOptions:
         configured = {r.version for r in self.config.versions}
@@ -260,8 +262,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
 
         server.watch(str(shipped_templates()))
         for release in self.config.versions:
-            if release.source and Path(release.source).exists():
-                server.watch(release.source)
+            for path in (release.source, *release.crds):
+                if path and Path(path).exists():
+                    server.watch(path)
         return server
 
 

@@ -6,7 +6,20 @@ from typing import Any
 
 from generator.errors import Diagnostic, Diagnostics, Level, Location, SpecError, pointer
 from generator.model.gvk import gvks_of, kind_of, package_group_version
-from generator.model.types import QUANTITY, ApiSpec, Field, Model, TypeRef
+from generator.model.types import (
+    CONSTRAINT_KEYS,
+    NESTED_SEPARATOR,
+    OBJECT_META,
+    QUANTITY,
+    ApiSpec,
+    CrdInfo,
+    CrdVersionStatus,
+    Field,
+    GroupVersionKind,
+    Model,
+    PrinterColumn,
+    TypeRef,
+)
 from generator.sources.base import RawDocument
 
 PRIMITIVE_TYPES = frozenset({"string", "integer", "number", "boolean"})
@@ -16,11 +29,31 @@ class _Normalizer:
     def __init__(self, doc: RawDocument, lenient: bool) -> None:
         self.doc = doc
         self.lenient = lenient
-        self.diagnostics = Diagnostics()
+        self.diagnostics = Diagnostics(doc.diagnostics)
         self._targets: dict[str, str] = {}
+        self.nested: dict[str, tuple[dict[str, Any], str, str]] = {}
+        """Nested object name → (schema, parent model, field path), in the order found."""
+        self.pointers: dict[str, str] = {}
+        self.roots: dict[str, str] = {}
+        """Nested object name → the definition it is found in."""
+
+    def root_of(self, name: str) -> str:
+        return self.roots.get(name, name)
+
+    def pointer_of(self, name: str) -> str:
+        return self.pointers.get(name) or self.doc.pointer_of(name)
 
     def location(self, name: str, at: str = "") -> Location:
-        return Location(self.doc.file_of(name), self.doc.pointer_of(name) + at)
+        return Location(self.doc.file_of(self.root_of(name)), self.pointer_of(name) + at)
+
+    def nest(self, schema: dict[str, Any], owner: str, at: str, path: str) -> str:
+        """Name a nested object (an inline schema with properties) found in ``owner`` at ``at``."""
+        root = self.root_of(owner)
+        name = f"{root}{NESTED_SEPARATOR}{path}"
+        self.nested[name] = (schema, owner, path)
+        self.pointers[name] = self.pointer_of(owner) + at
+        self.roots[name] = root
+        return name
 
     # -- aliases ($ref-only definitions) ---------------------------------------------------
     def resolve_alias(self, name: str) -> str:
@@ -54,7 +87,9 @@ class _Normalizer:
             return TypeRef("quantity", ref=target)
         return TypeRef("ref", ref=target)
 
-    def type_of(self, schema: dict[str, Any], owner: str, at: str) -> TypeRef:
+    def type_of(self, schema: dict[str, Any], owner: str, at: str, path: str | None = None) -> TypeRef:
+        """The type of ``schema`` (at ``at`` in ``owner``); with the field ``path``, an inline
+        object with properties becomes a nested model of its own."""
         if "$ref" in schema:
             return self.ref_type(schema["$ref"], owner, at + "/$ref")
         kind = schema.get("type", "")
@@ -63,27 +98,33 @@ class _Normalizer:
             return TypeRef("int-or-string")
         if kind == "array":
             items = schema.get("items")
-            item = self.type_of(items, owner, at + "/items") if items else TypeRef("object")
+            item = (self.type_of(items, owner, at + "/items", None if path is None else path + "[]")
+                    if items else TypeRef("object"))
             return TypeRef("array", items=item)
+        if path is not None and schema.get("properties") and kind in ("object", ""):
+            return TypeRef("ref", ref=self.nest(schema, owner, at, path))
         if kind == "object" or (not kind and "additionalProperties" in schema):
             extra = schema.get("additionalProperties")
             if isinstance(extra, dict) and "properties" not in schema:
-                return TypeRef("map", items=self.type_of(extra, owner, at + "/additionalProperties"))
+                return TypeRef("map", items=self.type_of(
+                    extra, owner, at + "/additionalProperties", None if path is None else path + "{}"))
             return TypeRef("object")
         if kind in PRIMITIVE_TYPES:
             return TypeRef("primitive", type=kind, format=fmt)
         return TypeRef("object")
 
     # -- fields and models -----------------------------------------------------------------
-    def field(self, owner: str, name: str, schema: dict[str, Any], required: bool) -> Field:
+    def field(self, owner: str, name: str, schema: dict[str, Any], required: bool,
+              path: str = "") -> Field:
         at = pointer("properties", name)
-        validations = tuple(
-            tuple(sorted((str(k), v) for k, v in rule.items()))
-            for rule in schema.get("x-kubernetes-validations", ())
-        )
+        validations = rules_of(schema)
+        items, item_rules = schema.get("items"), ()
+        while isinstance(items, dict) and not item_rules:
+            item_rules = rules_of(items)
+            items = items.get("items")
         return Field(
             name=name,
-            type=self.type_of(schema, owner, at),
+            type=self.field_type(schema, owner, at, f"{path}.{name}" if path else name),
             description=str(schema.get("description", "")),
             required=required,
             enum=tuple(schema.get("enum", ())),
@@ -97,11 +138,30 @@ class _Normalizer:
             preserve_unknown_fields=schema.get("x-kubernetes-preserve-unknown-fields") is True,
             embedded_resource=schema.get("x-kubernetes-embedded-resource") is True,
             validations=validations,
-            pointer=self.doc.pointer_of(owner) + at,
+            pointer=self.pointer_of(owner) + at,
+            item_validations=item_rules,
+            nullable=schema.get("nullable") is True,
+            constraints=tuple((k, schema[k]) for k in CONSTRAINT_KEYS if k in schema),
         )
 
-    def model(self, name: str, schema: dict[str, Any]) -> Model:
-        group, api_version = package_group_version(name)
+    def field_type(self, schema: dict[str, Any], owner: str, at: str, path: str) -> TypeRef:
+        """A field's type; the free-form ``metadata`` of a CRD is ObjectMeta when the source has
+        it (a CRD set combined with a Kubernetes release)."""
+        if (path == "metadata" and owner in self.doc.crds and OBJECT_META in self.doc.definitions
+                and not schema.get("properties") and schema.get("type", "object") == "object"):
+            return TypeRef("ref", ref=OBJECT_META)
+        return self.type_of(schema, owner, at, path)
+
+    def model(self, name: str, schema: dict[str, Any], parent: str = "", path: str = "") -> Model:
+        crd = crd_info(self.doc.crds[name], schema) if name in self.doc.crds else None
+        root = self.root_of(name)
+        if crd is not None:
+            group, api_version = crd.group, crd.version
+        elif path:
+            top = self.doc.crds.get(root)
+            group, api_version = (top["group"], top["name"]) if top else package_group_version(root)
+        else:
+            group, api_version = package_group_version(name)
         required = set(schema.get("required", ()))
         properties = schema.get("properties")
         scalar: TypeRef | None = None
@@ -109,7 +169,7 @@ class _Normalizer:
         if properties:
             shape = "object"
             fields = tuple(
-                self.field(name, prop, properties[prop], prop in required)
+                self.field(name, prop, properties[prop], prop in required, path)
                 for prop in sorted(properties)
             )
         elif "$ref" in schema:
@@ -120,12 +180,43 @@ class _Normalizer:
                 scalar = TypeRef("quantity")
         else:
             shape = "free-form"
+        if crd is not None:
+            kind, gvks = crd.kind, (GroupVersionKind(crd.group, crd.version, crd.kind),)
+        else:
+            kind, gvks = kind_of(root) + ("." + path if path else ""), () if path else gvks_of(schema)
         return Model(
-            name=name, group=group, api_version=api_version, kind=kind_of(name),
+            name=name, group=group, api_version=api_version, kind=kind,
             description=str(schema.get("description", "")), shape=shape, scalar=scalar,
-            fields=fields, gvks=gvks_of(schema), pointer=self.doc.pointer_of(name),
-            source=self.doc.file_of(name),
+            fields=fields, gvks=gvks, pointer=self.pointer_of(name),
+            source=self.doc.file_of(root), field_path=path, root=root if path else "",
+            parent=parent, crd=crd, validations=rules_of(schema),
         )
+
+
+def rules_of(schema: dict[str, Any]) -> tuple[tuple[tuple[str, Any], ...], ...]:
+    """``x-kubernetes-validations`` of one schema as sorted key/value tuples."""
+    return tuple(tuple(sorted((str(k), v) for k, v in rule.items()))
+                 for rule in schema.get("x-kubernetes-validations", ()))
+
+
+def crd_info(data: dict[str, Any], schema: dict[str, Any] | None = None) -> CrdInfo:
+    """``RawDocument.crds`` data of one CRD version as model data."""
+    columns = tuple(PrinterColumn(c["name"], c["type"], c["jsonPath"], c["description"], c["format"],
+                                  c["priority"]) for c in data["printerColumns"])
+    subresources = data["subresources"]
+    return CrdInfo(
+        group=data["group"], version=data["name"], kind=data["kind"], plural=data["plural"],
+        singular=data["singular"], list_kind=data["listKind"], short_names=tuple(data["shortNames"]),
+        categories=tuple(data["categories"]), scope=data["scope"], served=data["served"],
+        storage=data["storage"], deprecated=data["deprecated"],
+        deprecation_warning=data["deprecationWarning"], printer_columns=columns,
+        status_subresource=bool(subresources.get("status")),
+        scale_subresource=tuple(sorted(subresources.get("scale", {}).items())),
+        conversion=data["conversion"]["strategy"],
+        versions=tuple(CrdVersionStatus(v["name"], v["served"], v["storage"], v["deprecated"])
+                       for v in data["versions"]),
+        crd_name=data["crdName"], file=data["file"], schema=schema,
+    )
 
 
 def build_api(doc: RawDocument, version: str, *, lenient: bool = False
@@ -133,6 +224,13 @@ def build_api(doc: RawDocument, version: str, *, lenient: bool = False
     """Normalize every definition of ``doc``; ``version`` labels the result (``1.31``)."""
     worker = _Normalizer(doc, lenient)
     models = {name: worker.model(name, doc.definitions[name]) for name in sorted(doc.definitions)}
+    done = 0
+    while done < len(worker.nested):  # nested objects, found while building their parents
+        name = list(worker.nested)[done]
+        schema, parent, path = worker.nested[name]
+        models[name] = worker.model(name, schema, parent, path)
+        done += 1
+    models = dict(sorted(models.items()))
     referrers: dict[str, set[str]] = {}
     for model in models.values():
         for f in model.fields:

@@ -18,6 +18,14 @@ COMMON_GROUP = "common"
 """Section for definitions with no API version in their package path (Quantity, IntOrString…)."""
 
 QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+OBJECT_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+CONSTRAINT_KEYS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
+                   "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
+                   "minProperties", "maxProperties")
+"""Schema keywords kept on a field as ``Field.constraints``, in this order."""
+NESTED_SEPARATOR = "#"
+"""Between the definition a nested object is found in and its field path:
+``io.k8s.networking.gateway.v1.HTTPRoute#spec.rules[].matches[]``."""
 LIST_META = "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"
 
 
@@ -90,6 +98,11 @@ class Field:
     validations: tuple[tuple[tuple[str, Any], ...], ...] = ()
     """``x-kubernetes-validations`` entries as sorted key/value tuples (hashable)."""
     pointer: str = ""
+    item_validations: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    """``x-kubernetes-validations`` of an array field's items (each item is checked)."""
+    nullable: bool = False
+    constraints: tuple[tuple[str, Any], ...] = ()
+    """Value limits in ``CONSTRAINT_KEYS`` order: (``minimum``, 1), (``pattern``, ``^a``)…"""
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "type": self.type.to_dict(),
@@ -109,7 +122,94 @@ class Field:
             out["embedded_resource"] = True
         if self.validations:
             out["validations"] = [dict(v) for v in self.validations]
+        if self.item_validations:
+            out["item_validations"] = [dict(v) for v in self.item_validations]
+        if self.nullable:
+            out["nullable"] = True
+        if self.constraints:
+            out["constraints"] = dict(self.constraints)
         return out
+
+
+@dataclass(frozen=True, slots=True)
+class PrinterColumn:
+    """One ``additionalPrinterColumns`` entry: a column of ``kubectl get``."""
+
+    name: str
+    type: str
+    json_path: str
+    description: str = ""
+    format: str = ""
+    priority: int = 0
+    """0: always shown; more: only with ``-o wide``."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "type": self.type, "jsonPath": self.json_path,
+                "description": self.description, "format": self.format, "priority": self.priority}
+
+
+@dataclass(frozen=True, slots=True)
+class CrdVersionStatus:
+    """One version a CRD lists, and how the API server treats it."""
+
+    name: str
+    served: bool
+    storage: bool
+    deprecated: bool = False
+
+
+@dataclass(frozen=True)
+class CrdInfo:
+    """What a CustomResourceDefinition says about one of its versions besides the schema."""
+
+    group: str
+    version: str
+    kind: str
+    plural: str
+    singular: str = ""
+    list_kind: str = ""
+    short_names: tuple[str, ...] = ()
+    categories: tuple[str, ...] = ()
+    scope: str = "Namespaced"
+    """``Namespaced`` or ``Cluster``."""
+    served: bool = True
+    storage: bool = False
+    deprecated: bool = False
+    deprecation_warning: str = ""
+    printer_columns: tuple[PrinterColumn, ...] = ()
+    status_subresource: bool = False
+    scale_subresource: tuple[tuple[str, str], ...] = ()
+    """(``specReplicasPath``, ``.spec.replicas``)… when the scale subresource is on."""
+    conversion: str = "None"
+    """Conversion strategy: ``None`` or ``Webhook``."""
+    versions: tuple[CrdVersionStatus, ...] = ()
+    """Every version the CRD lists, in its order."""
+    crd_name: str = ""
+    """``httproutes.gateway.networking.k8s.io``."""
+    file: str = ""
+    schema: Any = field(default=None, repr=False, hash=False)
+    """The version's ``openAPIV3Schema`` in the canonical dialect (examples are made from it;
+    not exported: the models say the same)."""
+
+    @property
+    def namespaced(self) -> bool:
+        return self.scope != "Cluster"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "group": self.group, "version": self.version, "kind": self.kind, "plural": self.plural,
+            "singular": self.singular, "listKind": self.list_kind,
+            "shortNames": list(self.short_names), "categories": list(self.categories),
+            "scope": self.scope, "served": self.served, "storage": self.storage,
+            "deprecated": self.deprecated, "deprecationWarning": self.deprecation_warning,
+            "printerColumns": [c.to_dict() for c in self.printer_columns],
+            "subresources": {"status": self.status_subresource,
+                             "scale": dict(self.scale_subresource) or None},
+            "conversion": self.conversion,
+            "versions": [{"name": v.name, "served": v.served, "storage": v.storage,
+                          "deprecated": v.deprecated} for v in self.versions],
+            "name": self.crd_name,
+        }
 
 
 @dataclass(frozen=True)
@@ -135,10 +235,27 @@ class Model:
     source: str = ""
     referrers: tuple[str, ...] = ()
     """Models with a field whose type refers to this one ("appears in"), sorted."""
+    field_path: str = ""
+    """A nested object without a name of its own (an inline schema, as in every CRD): its path
+    from the definition it is found in (``spec.rules[].matches[]``; ``[]``: array items, ``{}``:
+    map values). Its ``name`` is that definition's name, ``#`` and this path. Empty for
+    definitions."""
+    root: str = ""
+    """For a nested object: the definition it is found in (its page holds the object's section)."""
+    parent: str = ""
+    """For a nested object: the model one level up (the root or another nested object)."""
+    validations: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    """``x-kubernetes-validations`` of the object itself (sorted key/value tuples)."""
+    crd: CrdInfo | None = None
+    """For the root of a CRD version: the CRD's names, scope, versions, columns, subresources."""
 
     @property
     def is_kind(self) -> bool:
         return bool(self.gvks)
+
+    @property
+    def is_nested(self) -> bool:
+        return bool(self.field_path)
 
     @property
     def is_list(self) -> bool:
@@ -164,6 +281,14 @@ class Model:
                           for g in self.gvks]
         out["fields"] = [f.to_dict() for f in self.fields]
         out["referrers"] = list(self.referrers)
+        if self.field_path:
+            out["fieldPath"] = self.field_path
+            out["root"] = self.root
+            out["parent"] = self.parent
+        if self.validations:
+            out["validations"] = [dict(v) for v in self.validations]
+        if self.crd is not None:
+            out["crd"] = self.crd.to_dict()
         return out
 
 
@@ -182,9 +307,12 @@ class ApiSpec:
 
     @cached_property
     def tree(self) -> dict[str, dict[str, list[Model]]]:
-        """group → API version → models (sorted by kind), groups and versions in display order."""
+        """group → API version → models (sorted by kind), groups and versions in display order.
+        Nested objects are not listed (their root's page shows them)."""
         tree: dict[str, dict[str, list[Model]]] = {}
         for model in self.models.values():
+            if model.field_path:
+                continue
             tree.setdefault(model.group, {}).setdefault(model.api_version, []).append(model)
         ordered: dict[str, dict[str, list[Model]]] = {}
         for group in sorted(tree, key=lambda g: (g == COMMON_GROUP, g)):

@@ -53,6 +53,8 @@ def render_models(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
     out: dict[str, str] = {}
     model_template = env.get_template("pages/model.md.j2")
     for name in names:
+        if name not in plan.model_pages:
+            continue  # a nested object: a section of its root's page
         page = model_page(api.models[name], api, plan)
         for hook in hooks:
             hook(page, api, plan)

@@ -5,7 +5,9 @@ A source spec (``--source``) is one of:
 from a spec mirror, the cache or downloaded once; ``sources.upstream``) ·
 a path to an OpenAPI v2 ``swagger.json`` (or ``.json.gz``, ``.yaml``) ·
 a path to one OpenAPI v3 document or a directory of them · an http(s) URL of a v2/v3 document
-(optionally ``URL#sha256=HEX`` to pin its digest).
+(optionally ``URL#sha256=HEX`` to pin its digest) · CustomResourceDefinition manifests: a YAML/JSON
+file (one or many documents), a directory of them (recursively) or a URL, recognised by content
+(``sources.crd``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,15 @@ from typing import Any
 
 from generator.errors import Location, SpecError
 from generator.sources.base import Provenance, RawDocument
+from generator.sources.crd import (
+    crd_dir_digest,
+    documents_are_crds,
+    is_crd,
+    load_crd_dir,
+    load_crd_manifests,
+    manifest_files,
+    parse_manifests,
+)
 from generator.sources.fetch import fetch
 from generator.sources.jsonschema_pkg import (
     PREFIX as KV_PREFIX,
@@ -35,7 +46,7 @@ from generator.sources.openapi_v3 import (
     load_openapi_v3_dir,
     load_openapi_v3_document,
 )
-from generator.sources.reader import MAX_SPEC_BYTES, read_bytes, read_document
+from generator.sources.reader import MAX_SPEC_BYTES, parse_document, read_bytes, read_document
 from generator.sources.swagger_v2 import load_swagger
 from generator.sources.upstream import PREFIX as UPSTREAM_PREFIX
 from generator.sources.upstream import Resolved
@@ -43,7 +54,7 @@ from generator.sources.upstream import resolve as resolve_upstream
 
 __all__ = ["DEFAULT_CACHE", "KV_PREFIX", "UPSTREAM_PREFIX", "Provenance", "RawDocument",
            "SourceOptions", "available_versions", "default_source", "field_names", "load_source",
-           "source_digest"]
+           "merge_documents", "source_digest"]
 
 DEFAULT_CACHE = Path(".cache/k8s-api-docs")
 
@@ -95,18 +106,20 @@ def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
         return doc
     if _is_url(spec):
         url, path = _fetched(spec, options)
-        document, sha = read_document(path, options.max_bytes)
-        doc = load_document(document, url, sha)
-        doc.provenance = Provenance("url", sha, url=url, checked="pinned" if "#sha256=" in spec else "")
+        doc = _load_bytes(read_bytes(path, options.max_bytes), url)
+        doc.provenance = Provenance("url", doc.sha256, url=url,
+                                    checked="pinned" if "#sha256=" in spec else "")
         return doc
     path, is_dir = _local(spec)
     if is_dir:
-        doc = load_openapi_v3_dir(path, options.max_bytes)
+        if _is_crd_dir(path, options.max_bytes):
+            doc = load_crd_dir(path, options.max_bytes)
+        else:
+            doc = load_openapi_v3_dir(path, options.max_bytes)
         doc.provenance = Provenance("directory", doc.sha256, file=path.resolve().name)
         return doc
-    document, sha = read_document(path, options.max_bytes)
-    doc = load_document(document, spec, sha)
-    doc.provenance = Provenance("file", sha, file=path.name)
+    doc = _load_bytes(read_bytes(path, options.max_bytes), spec)
+    doc.provenance = Provenance("file", doc.sha256, file=path.name)
     return doc
 
 
@@ -114,6 +127,36 @@ def _upstream(spec: str, options: SourceOptions) -> Resolved:
     return resolve_upstream(spec, cache_dir=options.cache_dir, offline=options.offline,
                             mirror=options.spec_mirror, lock_file=options.lock_file,
                             max_bytes=options.max_bytes)
+
+
+def _load_bytes(data: bytes, origin: str) -> RawDocument:
+    """A file's (or URL body's) definitions: CRD manifests when it holds several YAML documents
+    or a CRD, else an OpenAPI document. ``origin`` decides JSON or YAML by its suffix; without a
+    known one (a URL), JSON when the text starts like JSON."""
+    sha = hashlib.sha256(data).hexdigest()
+    name = origin.lower().removesuffix(".gz").split("?", 1)[0]
+    if name.endswith((".yaml", ".yml")) or (not name.endswith(".json") and _is_url(origin)
+                                             and data.lstrip()[:1] not in (b"{", b"[")):
+        manifests = parse_manifests(data, origin, as_yaml=True)
+        if documents_are_crds(manifests):
+            return load_crd_manifests(manifests, origin, sha)
+        if not manifests:
+            raise SpecError(f"empty document ({len(data)} bytes)", Location(origin))
+        return load_document(manifests[0].data, origin, sha)
+    document = parse_document(data, origin)
+    if is_crd(document):
+        return load_crd_manifests(parse_manifests(data, origin, as_yaml=False), origin, sha)
+    return load_document(document, origin, sha)
+
+
+def _is_crd_dir(path: Path, max_bytes: int) -> bool:
+    """A directory of CRD manifests (any YAML file, or JSON files that are not OpenAPI v3)
+    rather than of OpenAPI v3 documents."""
+    v3 = document_files(path)
+    if not v3:
+        return bool(manifest_files(path))
+    document, _ = read_document(v3[0], max_bytes)
+    return is_crd(document) or any(p.suffix.lower() in (".yaml", ".yml") for p in manifest_files(path))
 
 
 def _is_url(spec: str) -> bool:
@@ -152,6 +195,8 @@ def source_digest(spec: str, options: SourceOptions | None = None) -> str:
     if _is_url(spec):
         return _fetched(spec, options)[1].name
     path, is_dir = _local(spec)
+    if is_dir and _is_crd_dir(path, options.max_bytes):
+        return crd_dir_digest(path, options.max_bytes)
     if is_dir:
         digest = hashlib.sha256()
         for child in document_files(path):
@@ -178,6 +223,28 @@ def load_document(document: Any, origin: str, sha256: str = "") -> RawDocument:
         f"not an OpenAPI document: {problem} (expected 'swagger: \"2.0\"', 'openapi: 3.x' or '$defs')",
         Location(origin, ""),
     )
+
+
+def merge_documents(base: RawDocument, extras: list[RawDocument]) -> RawDocument:
+    """``base`` (a Kubernetes release) plus CRD sets: one document whose CRDs can refer to the
+    release's definitions (``metadata`` becomes ObjectMeta). A name defined twice is an error."""
+    merged = RawDocument(base.origin, base.format, dict(base.definitions), dict(base.pointers),
+                         base.sha256, {n: base.file_of(n) for n in base.definitions},
+                         dict(base.crds), list(base.diagnostics))
+    digest = hashlib.sha256(base.sha256.encode())
+    for extra in extras:
+        for name, schema in extra.definitions.items():
+            if name in merged.definitions:
+                raise SpecError(f"{name!r} is defined twice: in {merged.file_of(name)} and here",
+                                Location(extra.file_of(name), extra.pointer_of(name)))
+            merged.definitions[name] = schema
+            merged.pointers[name] = extra.pointer_of(name)
+            merged.files[name] = extra.file_of(name)
+        merged.crds.update(extra.crds)
+        merged.diagnostics.extend(extra.diagnostics)
+        digest.update(extra.sha256.encode())
+    merged.sha256 = digest.hexdigest() if extras else base.sha256
+    return merged
 
 
 def _json_kind(value: Any) -> str:

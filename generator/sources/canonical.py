@@ -153,7 +153,8 @@ def canonicalize(schema: Any, dialect: Dialect, at: str, depth: int = 0) -> dict
                 _expect(item, dict, f"{key} entry", src, here + pointer(i))
             out[key] = value
         elif key == "nullable":
-            continue
+            if value is True:
+                out[key] = True
         else:
             out[key] = value
     return _unwrap_all_of(out)

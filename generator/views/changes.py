@@ -25,6 +25,12 @@ CHANGE_LABELS = {
     "map-type-changed": "Map types changed", "patch-changed": "Patch strategies changed",
     "description-changed": "Descriptions changed", "gate-added": "Feature gates mentioned",
     "gate-removed": "Feature gates no longer mentioned",
+    "crd-version-not-served": "CRD versions no longer served", "crd-scope-changed": "CRD scopes changed",
+    "crd-storage-version-changed": "Storage versions changed",
+    "crd-version-deprecated": "CRD versions deprecated", "crd-version-served": "CRD versions served again",
+    "validation-rule-added": "Validation rules added", "validation-rule-changed": "Validation rules changed",
+    "validation-rule-removed": "Validation rules removed",
+    "printer-columns-changed": "Printer columns changed",
 }
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.examples.crd import crd_example
 from generator.examples.python_names import client_major
 from generator.examples.snippets import Example, ExampleBuilder
 from generator.model.types import ApiSpec, TypeRef
@@ -36,6 +37,9 @@ class PythonSection:
 class ExampleSection:
     example: Example
     client: str
+    unchecked: tuple[str, ...] = ()
+    """CEL rules of a custom resource the example was not checked against."""
+    unsatisfied: tuple[str, ...] = ()
 
 
 class ExampleSections:
@@ -52,6 +56,8 @@ class ExampleSections:
         return entry[1]
 
     def python(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
+        if page.model.crd is not None:
+            return  # the client has no classes for custom resources (see the example section)
         names = self.builder(api).names
         model = page.model
         rows_by_field = {row.field.name: row for row in page.rows}
@@ -70,6 +76,12 @@ class ExampleSections:
                                                 rows, inline)
 
     def example(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
+        if page.model.crd is not None:
+            custom = crd_example(page.model)
+            if custom is not None:
+                page.sections["example"] = ExampleSection(custom.example, "", custom.unchecked,
+                                                          custom.unsatisfied)
+            return
         page.sections["example"] = ExampleSection(self.builder(api).example(page.model.name),
                                                   client_major(api.version))
 

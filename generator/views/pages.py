@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.model.gvk import primary_gvk, stability
-from generator.model.types import COMMON_GROUP, ApiSpec, GroupVersionKind, Model
+from generator.model.types import COMMON_GROUP, ApiSpec, CrdInfo, GroupVersionKind, Model
+from generator.views.crd import CrdView, NestedSection, crd_view, nested_sections
 from generator.views.properties import PropertyRow, property_rows
 from generator.views.provenance import DIFFERENCES_ANCHOR, SOURCE_ANCHOR, SourceNote, source_note
 from generator.views.site import SitePlan, page_url, relative
@@ -43,6 +44,12 @@ class ModelPage:
     """Published URL of the release home's "Source" section."""
     differences_url: str = ""
     """Published URL of the release home's list of known differences from upstream."""
+    crd: CrdView | None = None
+    """A CRD kind: header data and printer columns (blocks ``crd``, ``printer_columns``)."""
+    nested: list[NestedSection] = field(default_factory=list)
+    """Nested objects (field-path tree), each a section with a property table (block ``nested``)."""
+    nested_omitted: int = 0
+    """Nested objects beyond ``views.site.MAX_SECTIONS``, not shown (the page says how many)."""
 
 
 @dataclass
@@ -53,6 +60,8 @@ class IndexEntry:
     description: str
     url: str = ""
     """``href`` as a published URL (the index tables are raw HTML)."""
+    crd: CrdInfo | None = None
+    """A CRD version: the index marks it (storage, not served, deprecated)."""
 
 
 @dataclass
@@ -109,13 +118,18 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
                                 page_url(path, target)))
     up_path = plan.api_version_index(model.group, model.api_version)
     home = page_url(path, plan.home)
+    anchors: set[str] = set()
+    rows = property_rows(model, api, plan, path, anchors)
+    nested, omitted = nested_sections(model, api, plan, path, anchors)
     return ModelPage(
         path=path, version=api.version, model=model, gvk=primary_gvk(model),
-        group_label=group_label(model), rows=property_rows(model, api, plan, path),
+        group_label=group_label(model), rows=rows,
         appears_in=appears,
         up=Link(group_label(model), relative(path, up_path), url=page_url(path, up_path)),
         source=source_note(api), source_url=f"{home}#{SOURCE_ANCHOR}",
         differences_url=f"{home}#{DIFFERENCES_ANCHOR}",
+        crd=crd_view(model, api, plan, path),
+        nested=nested, nested_omitted=omitted,
     )
 
 
@@ -131,7 +145,8 @@ def _group_views(api: ApiSpec, plan: SitePlan, page: str,
                 continue
             entries = [
                 IndexEntry(m.kind, relative(page, plan.model_pages[m.name]), m.is_kind,
-                           first_sentence(m.description), page_url(page, plan.model_pages[m.name]))
+                           first_sentence(m.description), page_url(page, plan.model_pages[m.name]),
+                           m.crd)
                 for m in models
             ]
             version_views.append(ApiVersionView(
@@ -141,15 +156,20 @@ def _group_views(api: ApiSpec, plan: SitePlan, page: str,
     return groups
 
 
+def release_title(api: ApiSpec) -> str:
+    """``Kubernetes 1.31``; a release that is only CRD sets: ``gateway-v1.2.0 custom resources``."""
+    return f"{api.version} custom resources" if api.format == "crd" else f"Kubernetes {api.version}"
+
+
 def index_pages(api: ApiSpec, plan: SitePlan) -> list[IndexPage]:
     """Version home, one page per group and one per API version."""
-    pages = [IndexPage(plan.home, api.version, f"Kubernetes {api.version}",
+    pages = [IndexPage(plan.home, api.version, release_title(api),
                        _group_views(api, plan, plan.home), source=source_note(api))]
     for group, versions in api.tree.items():
         gpath = plan.group_index(group)
         pages.append(IndexPage(gpath, api.version, group,
                                _group_views(api, plan, gpath, only_group=group),
-                               up=Link(f"Kubernetes {api.version}", relative(gpath, plan.home))))
+                               up=Link(release_title(api), relative(gpath, plan.home))))
         for api_version in versions:
             vpath = plan.api_version_index(group, api_version)
             if vpath == gpath:

@@ -9,7 +9,7 @@ from typing import Any
 
 from generator.analysis.gates import FeatureGate, feature_gates
 from generator.model.types import ApiSpec, Field, Model, TypeRef
-from generator.views.site import SitePlan, anchor_id, page_url, relative
+from generator.views.site import SitePlan, anchor_id, page_url, path_anchor, relative
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,10 +66,15 @@ def type_label(t: TypeRef, api: ApiSpec, plan: SitePlan, page: str) -> TypeLabel
     if t.kind in ("array", "map"):
         return TypeLabel(prefix, "[]object" if t.kind == "array" else "map[string]object")
     if t.ref and t.ref in api.models:
-        target = plan.page_of(t.ref)
-        if target is None:
-            return TypeLabel(prefix, api.models[t.ref].kind)
-        return TypeLabel(prefix, api.models[t.ref].kind, relative(page, target), url=page_url(page, target))
+        model = api.models[t.ref]
+        name = "object" if model.field_path else model.kind
+        found = plan.target_of(t.ref)
+        if found is None:
+            return TypeLabel(prefix, name)
+        target, anchor = found
+        fragment = f"#{anchor}" if anchor else ""
+        return TypeLabel(prefix, name, relative(page, target) + fragment,
+                         url=page_url(page, target) + fragment)
     return TypeLabel(prefix, primitive_label(t))
 
 
@@ -82,9 +87,14 @@ def unique_anchor(anchor: str, name: str, used: set[str]) -> str:
     return anchor
 
 
-def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> list[PropertyRow]:
+def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str,
+                  anchors: set[str] | None = None) -> list[PropertyRow]:
+    """Rows of ``model``'s table. ``anchors``: ids already used on the page (nested sections
+    share their root's page). Fields of CRDs and nested objects are anchored by field path
+    (``field-spec.rules.matches.path.type``), other models' by name (``field-name``)."""
     rows = []
-    anchors: set[str] = set()
+    anchors = set() if anchors is None else anchors
+    by_path = model.crd is not None or bool(model.field_path)
     for f in model.fields:
         notes: list[str] = []
         code_notes: list[tuple[str, tuple[str, ...]]] = []
@@ -108,17 +118,35 @@ def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> list
             notes.append("preserves unknown fields")
         if f.embedded_resource:
             notes.append("embedded resource")
-        for rule in f.validations:
-            rule_text = dict(rule).get("rule")
-            if isinstance(rule_text, str):
-                code_notes.append(("validation", (rule_text,)))
+        if f.nullable:
+            notes.append("nullable")
+        for key, value in f.constraints:
+            code_notes.append((key, (_value(value),)))
+        for label, rules in (("validation", f.validations), ("validation of each item", f.item_validations)):
+            for rule in rules:
+                code_notes.append(rule_note(label, dict(rule)))
+        if by_path:
+            path = f"{model.field_path}.{f.name}" if model.field_path else f.name
+            anchor = path_anchor("field-", path, anchors)
+        else:
+            anchor = unique_anchor(field_anchor(f.name), f.name, anchors)
         rows.append(PropertyRow(
-            field=f, anchor=unique_anchor(field_anchor(f.name), f.name, anchors),
+            field=f, anchor=anchor,
             type=type_label(f.type, api, plan, page),
             required=f.required, notes=tuple(notes), code_notes=tuple(code_notes),
             gates=feature_gates(f.description),
         ))
     return rows
+
+
+def rule_note(label: str, rule: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
+    """An ``x-kubernetes-validations`` entry as a code note: the rule, then its message (or
+    messageExpression), reason and fieldPath, each ``key: value``."""
+    values = [str(rule.get("rule", ""))]
+    for key in ("message", "messageExpression", "reason", "fieldPath", "optionalOldSelf"):
+        if key in rule:
+            values.append(f"{key}: {_value(rule[key])}")
+    return label, tuple(values)
 
 
 def _value(value: object) -> str:

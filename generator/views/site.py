@@ -19,6 +19,9 @@ from generator.model.types import ApiSpec, Model
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 MAX_SEGMENT = 80
+MAX_SECTIONS = 400
+"""Nested-object sections on one page (a huge CRD's deepest ones beyond it are left out, and
+the page says how many), which keeps pages of real CRD sets well under 500 KB of HTML."""
 RESERVED = frozenset({"index", "changes", "assets", "search", "404"})
 """Names the site itself uses, compared case-insensitively."""
 WINDOWS_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
@@ -131,6 +134,8 @@ class SitePlan:
     """Definition name → page path."""
     group_dirs: dict[str, str] = field(default_factory=dict)
     """Group → its directory segment (decided by ``plan_site``)."""
+    sections: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Nested object (``Model.field_path``) → (its root's page, its section's anchor)."""
 
     def in_root(self, rest: str) -> str:
         """``rest`` (``a/b.md``) inside the release's directory."""
@@ -151,7 +156,7 @@ class SitePlan:
         return f"{version_dir(self.version)}/{published_url(inside)}"
 
     def group_dir(self, group: str) -> str:
-        return self.in_root(self.group_dirs.get(group) or safe_segment(group))
+        return self.in_root(self.group_dirs.get(group) or safe_segment(group, allow_dots=True))
 
     def group_index(self, group: str) -> str:
         return f"{self.group_dir(group)}/index.md"
@@ -166,6 +171,13 @@ class SitePlan:
 
     def page_of(self, name: str) -> str | None:
         return self.model_pages.get(name)
+
+    def target_of(self, name: str) -> tuple[str, str] | None:
+        """(page, anchor) of a definition's page (anchor ``""``) or of a nested object's section."""
+        page = self.model_pages.get(name)
+        if page is not None:
+            return page, ""
+        return self.sections.get(name)
 
     def link(self, from_page: str, name: str) -> str | None:
         """Relative link from ``from_page`` to the page of definition ``name``, if it has one."""
@@ -186,7 +198,7 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
     taken: set[str] = set()
     """Lower-cased paths in use, directories as ``dir.md`` (what would clash with them)."""
     for group in sorted({m.group for m in api.models.values()}):
-        segment = safe_segment(group)
+        segment = safe_segment(group, allow_dots=True)
         if _is_reserved(segment) or plan.in_root(f"{segment}.md").lower() in taken:
             segment = f"{segment}-{_digest(group)}"
         plan.group_dirs[group] = segment
@@ -195,8 +207,35 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
         if model.api_version:
             taken.add(f"{plan.api_version_dir(model.group, model.api_version)}.md".lower())
     for name in sorted(api.models):
-        plan.model_pages[name] = _claim(plan, api.models[name], taken)
+        model = api.models[name]
+        if model.field_path and model.root in api.models:
+            continue
+        plan.model_pages[name] = _claim(plan, model, taken)
+    used: dict[str, set[str]] = {}
+    counts: dict[str, int] = {}
+    nested = [m for m in api.models.values() if m.field_path and m.root in plan.model_pages]
+    for model in sorted(nested, key=lambda m: (len(m.field_path), m.name)):  # parents first
+        page = plan.model_pages[model.root]
+        if counts.get(page, 0) >= MAX_SECTIONS or (
+                model.parent != model.root and model.parent not in plan.sections):
+            continue  # over the page's limit: shown as a plain "object", counted on the page
+        counts[page] = counts.get(page, 0) + 1
+        anchor = path_anchor("object-", model.field_path, used.setdefault(page, set()))
+        plan.sections[model.name] = (page, anchor)
     return plan
+
+
+def path_anchor(prefix: str, path: str, used: set[str]) -> str:
+    """Element id for a field path (``spec.rules[].matches[]`` → ``object-spec.rules.matches``):
+    the path without ``[]``/``{}``, case kept; characters other than ``[A-Za-z0-9._-]`` (a hostile
+    field name) and a clash on the page add a digest of the path."""
+    plain = path.replace("[]", "").replace("{}", "")
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", plain)[:120]
+    anchor = prefix + safe
+    if safe != plain or anchor in used:
+        anchor = f"{anchor}-{_digest(path)}"
+    used.add(anchor)
+    return anchor
 
 
 def _claim(plan: SitePlan, model: Model, taken: set[str]) -> str:

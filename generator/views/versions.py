@@ -214,3 +214,7 @@ class VersionsHook:
         page.other_versions = other_versions(page.model, api.version, page.path, self.site)
         histories = field_histories(page.model, api, self.site)
         page.rows = [replace(row, history=histories.get(row.field.name)) for row in page.rows]
+        for i, section in enumerate(page.nested):  # nested objects have histories of their own
+            found = field_histories(section.model, api, self.site)
+            page.nested[i] = replace(section, rows=[replace(row, history=found.get(row.field.name))
+                                                    for row in section.rows])

@@ -1,0 +1,118 @@
+"""Issue 14 figures: CRD sets as releases.
+
+For the Gateway API v1.2.0 set, the cert-manager set and a ~5 MB set (every CRD file of
+``../shared/crds`` copied under renamed groups into a temporary directory until it holds 5 MB),
+prints the median of ``--runs`` runs (each in a fresh process) of the seconds to load and render
+every page (``generate``, versions feature on; target for 5 MB: ≤ 2 s), and the largest Markdown
+page. With ``--html`` it also runs ``mkdocs build`` once per set and prints the largest HTML page
+(target: none over 500 KB).
+
+Usage: python benchmarks/bench_crds.py [--runs 3] [--html]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from measure import REPO, SHARED
+
+CHILD = """
+import json, sys, time
+t0 = time.perf_counter()
+from generator.build.pipeline import generate
+from generator.config import Release
+t1 = time.perf_counter()
+site = generate([Release("set", sys.argv[1])])
+t2 = time.perf_counter()
+sizes = sorted((len(text.encode()), path) for path, text in site.pages.items())
+print(json.dumps({"import": t1 - t0, "generate": t2 - t1, "pages": len(site.pages),
+                  "largest": sizes[-1]}))
+"""
+GROUPS = ("gateway.networking.k8s.io", "cert-manager.io", "alb.networking.azure.io")
+
+
+def five_mb_set(directory: Path, target: int = 5 * 1024 * 1024) -> int:
+    """Copies of every shared CRD file under renamed groups until ``target`` bytes."""
+    files = sorted(p for p in (SHARED / "crds").rglob("*.yaml"))
+    if not files:
+        sys.exit(f"no CRD files under {SHARED / 'crds'} (set K8S_API_DOCS_SHARED)")
+    folders = sorted({p.parent for p in files})
+    total, copy = 0, 0
+    while total < target:
+        copy += 1
+        for path in files:
+            text = path.read_text(encoding="utf-8")
+            tag = f"c{copy}f{folders.index(path.parent)}"  # each release of a set: its own groups
+            for group in GROUPS:
+                text = text.replace(group, f"{tag}.{group}")
+            out = directory / f"c{copy}" / path.relative_to(SHARED / "crds")
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(text, encoding="utf-8")
+            total += len(text.encode())
+            if total >= target:
+                break
+    return total
+
+
+def measure(source: Path, runs: int) -> None:
+    results = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        out = subprocess.run([sys.executable, "-c", CHILD, str(source)], cwd=REPO, check=True,
+                             capture_output=True, text=True,
+                             env={**os.environ, "PYTHONPATH": str(REPO)}).stdout
+        figures = json.loads(out.strip().splitlines()[-1])
+        figures["wall"] = time.perf_counter() - started
+        results.append(figures)
+    generate = statistics.median(r["generate"] for r in results)
+    wall = statistics.median(r["wall"] for r in results)
+    size, page = results[0]["largest"]
+    print(f"  generate {generate:.2f} s (median of {runs}; process wall {wall:.2f} s), "
+          f"{results[0]['pages']} pages, largest Markdown {size / 1e3:.0f} KB ({page})")
+
+
+def html_sizes(source: Path, tmp: Path) -> None:
+    root = tmp / f"site-{source.name}"
+    shutil.copytree(REPO / "site_src", root / "docs")
+    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
+              "plugins": ["search", {"k8s-api-docs": {"versions": [{"version": "set", "source": str(source)}],
+                                                      "cache_dir": ".cache"}}]}
+    (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", "site"], cwd=root, check=True,
+                   env={**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"})
+    pages = sorted((p.stat().st_size, p) for p in (root / "site").rglob("*.html"))
+    size, page = pages[-1]
+    print(f"  HTML: {len(pages)} pages, largest {size / 1e3:.0f} KB "
+          f"({page.relative_to(root / 'site')}), over 500 KB: {sum(s > 500_000 for s, _ in pages)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--html", action="store_true", help="also build with mkdocs and size the HTML")
+    args = parser.parse_args()
+    print(f"{os.cpu_count()} cores")
+    with tempfile.TemporaryDirectory() as name:
+        tmp = Path(name)
+        big = tmp / "five-mb"
+        size = five_mb_set(big)
+        for label, source in (("gateway-api v1.2.0", SHARED / "crds" / "gateway-api" / "v1.2.0"),
+                              ("cert-manager", SHARED / "crds" / "cert-manager"),
+                              (f"{size / 1e6:.1f} MB set", big)):
+            print(label)
+            measure(source, args.runs)
+            if args.html and source != big:
+                html_sizes(source, tmp)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,208 @@
+"""What changed between two releases of CRDs beyond their schemas, as ``analysis.diff`` change
+records: version status (served, storage, deprecated), scope, and ``x-kubernetes-validations``
+(CEL) rules on every field and nested object. ``with_crd_changes`` adds them to an ``ApiDiff``.
+
+Classes (the upgrade's impact on users of the CRD):
+
+- ``crd-version-not-served`` — a version listed before is no longer served (or no longer
+  listed while it was served): ``breaking``, whatever its stability: clients of it fail;
+- ``crd-scope-changed``: ``breaking``;
+- ``crd-storage-version-changed`` — objects are now stored in another version (a storage
+  migration is due before the old one can go): ``warning``;
+- ``crd-version-deprecated`` (with the deprecation warning): ``warning``;
+- ``validation-rule-added`` / ``validation-rule-changed`` — a CEL rule added or rewritten
+  (tightened or not, existing objects may be rejected on update): ``warning``;
+- ``validation-rule-removed``, ``crd-version-served`` (served again), printer-column changes:
+  ``info``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from generator.analysis.diff import ApiDiff, Change, FieldChange, ModelChange
+from generator.model.ordering import api_version_sort_key
+from generator.model.types import ApiSpec, CrdInfo, Model
+
+CRD_CHANGE_KINDS = (
+    "crd-version-not-served", "crd-scope-changed", "crd-storage-version-changed",
+    "crd-version-deprecated", "crd-version-served", "validation-rule-added",
+    "validation-rule-changed", "validation-rule-removed", "printer-columns-changed",
+)
+"""Every ``change`` value this module makes, in report order."""
+
+Key = tuple[str, str, str]
+"""(group, API version, kind): how ``analysis.diff`` matches models."""
+
+
+def _crds(api: ApiSpec) -> dict[tuple[str, str], dict[str, CrdInfo]]:
+    """(group, kind) → version → CRD info of that version."""
+    out: dict[tuple[str, str], dict[str, CrdInfo]] = {}
+    for model in api.models.values():
+        if model.crd is not None:
+            out.setdefault((model.crd.group, model.crd.kind), {})[model.crd.version] = model.crd
+    return out
+
+
+def _statuses(versions: dict[str, CrdInfo]) -> dict[str, Any]:
+    any_info = next(iter(versions.values()))
+    return {v.name: v for v in any_info.versions}
+
+
+def version_changes(old: ApiSpec, new: ApiSpec) -> dict[Key, list[Change]]:
+    """CRD-level changes, keyed by the model (version) they belong to."""
+    out: dict[Key, list[Change]] = {}
+    old_crds, new_crds = _crds(old), _crds(new)
+    for (group, kind) in sorted(old_crds.keys() & new_crds.keys()):
+        before, after = old_crds[(group, kind)], new_crds[(group, kind)]
+        was, now = _statuses(before), _statuses(after)
+
+        def add(version: str, change: str, severity: str, old_value: str | None = None,
+                new_value: str | None = None, group: str = group, kind: str = kind) -> None:
+            out.setdefault((group, version, kind), []).append(
+                Change(change, severity, group, version, kind, "", old_value, new_value))
+
+        for name, status in was.items():
+            later = now.get(name)
+            if status.served and (later is None or not later.served):
+                add(name, "crd-version-not-served", "breaking", "served",
+                    "not served" if later is not None else "removed")
+            if later is not None and later.served and not status.served:
+                add(name, "crd-version-served", "info", "not served", "served")
+            if later is not None and later.deprecated and not status.deprecated:
+                warning = after[name].deprecation_warning if name in after else ""
+                add(name, "crd-version-deprecated", "warning", None, warning or "deprecated")
+        old_storage = next((n for n, s in was.items() if s.storage), "")
+        new_storage = next((n for n, s in now.items() if s.storage), "")
+        if old_storage and new_storage and old_storage != new_storage:
+            add(new_storage, "crd-storage-version-changed", "warning", old_storage, new_storage)
+        any_old, any_new = next(iter(before.values())), next(iter(after.values()))
+        if any_old.scope != any_new.scope:
+            for version in sorted(before.keys() & after.keys()):
+                add(version, "crd-scope-changed", "breaking", any_old.scope, any_new.scope)
+        for version in sorted(before.keys() & after.keys()):
+            cols = [(c.name, c.json_path, c.priority) for c in before[version].printer_columns]
+            new_cols = [(c.name, c.json_path, c.priority) for c in after[version].printer_columns]
+            if cols != new_cols:
+                add(version, "printer-columns-changed", "info", _columns(cols), _columns(new_cols))
+    return out
+
+
+def _columns(columns: list[tuple[str, str, int]]) -> str:
+    return ", ".join(f"{name} ({path})" for name, path, _ in columns) or "none"
+
+
+def _rules(entries: Iterable[tuple[tuple[str, Any], ...]], prefix: str = "") -> dict[str, str]:
+    """rule text → message (``prefix`` marks rules on each item)."""
+    out = {}
+    for entry in entries:
+        rule = dict(entry)
+        text = str(rule.get("rule", ""))
+        out[prefix + text] = str(rule.get("message") or rule.get("messageExpression") or "")
+    return out
+
+
+def rule_changes(old: dict[str, str], new: dict[str, str], group: str, version: str, kind: str,
+                 field: str) -> list[Change]:
+    """Rules added, rewritten (same message, new rule) and removed."""
+    out = []
+    gone = {r: m for r, m in old.items() if r not in new}
+    came = {r: m for r, m in new.items() if r not in old}
+    by_message = {m: r for r, m in gone.items() if m}
+    for rule, message in sorted(came.items()):
+        previous = by_message.pop(message, None) if message else None
+        if previous is not None:
+            gone.pop(previous)
+            out.append(Change("validation-rule-changed", "warning", group, version, kind, field,
+                              previous, rule))
+        else:
+            out.append(Change("validation-rule-added", "warning", group, version, kind, field,
+                              None, rule + (f" ({message})" if message else "")))
+    if len(gone) == 1 and len(out) == 1 and out[0].change == "validation-rule-added":
+        (previous, _), = gone.items()  # one rule replaced by another: rewritten
+        gone = {}
+        out = [replace(out[0], change="validation-rule-changed", old=previous)]
+    for rule, message in sorted(gone.items()):
+        out.append(Change("validation-rule-removed", "info", group, version, kind, field,
+                          rule + (f" ({message})" if message else ""), None))
+    return out
+
+
+def _index(api: ApiSpec) -> dict[Key, Model]:
+    return {(m.group, m.api_version, m.kind): m for m in api.models.values()
+            if m.crd is not None or m.field_path}
+
+
+def validation_changes(old: ApiSpec, new: ApiSpec) -> dict[Key, tuple[list[Change], dict[str, list[Change]]]]:
+    """CEL rule changes of models present in both: (object-level, field name → changes)."""
+    out: dict[Key, tuple[list[Change], dict[str, list[Change]]]] = {}
+    old_index, new_index = _index(old), _index(new)
+    for key in sorted(old_index.keys() & new_index.keys()):
+        before, after = old_index[key], new_index[key]
+        group, version, kind = key
+        own = [] if after.field_path else rule_changes(  # a nested object's: on its parent's field
+            _rules(before.validations), _rules(after.validations), group, version, kind, "")
+        fields: dict[str, list[Change]] = {}
+        for f in after.fields:
+            was = before.field(f.name)
+            if was is None:
+                continue
+            changes = rule_changes(
+                {**_rules(was.validations), **_rules(was.item_validations, "each item: ")},
+                {**_rules(f.validations), **_rules(f.item_validations, "each item: ")},
+                group, version, kind, f.name)
+            if changes:
+                fields[f.name] = changes
+        if own or fields:
+            out[key] = (own, fields)
+    return out
+
+
+def with_crd_changes(diff: ApiDiff, old: ApiSpec, new: ApiSpec) -> ApiDiff:
+    """``diff`` plus the CRD changes between ``old`` and ``new`` (unchanged without CRDs)."""
+    if not any(m.crd for m in old.models.values()) or not any(m.crd for m in new.models.values()):
+        return diff
+    extra_model: dict[Key, list[Change]] = version_changes(old, new)
+    extra_fields: dict[Key, dict[str, list[Change]]] = {}
+    for key, (own, fields) in validation_changes(old, new).items():
+        extra_model.setdefault(key, []).extend(own)
+        extra_fields[key] = fields
+    models = {(m.group, m.api_version, m.kind): m for m in diff.models
+              if not _nested_coming_or_going(m, old, new)}
+    old_models, new_models = _all(old), _all(new)
+    for key in sorted(extra_model.keys() | extra_fields.keys()):
+        current = models.get(key)
+        if current is None:
+            before, after = old_models.get(key), new_models.get(key)
+            model = after or before
+            if model is None:
+                continue
+            current = ModelChange(key[0], key[0], key[1], key[2],
+                                  "changed" if before and after else ("removed" if before else "added"),
+                                  before.name if before else "", after.name if after else "", model.is_kind)
+        fields = {f.field: f for f in current.fields}
+        for name, changes in extra_fields.get(key, {}).items():
+            entry = fields.get(name)
+            fields[name] = (replace(entry, changes=entry.changes + tuple(changes)) if entry
+                            else FieldChange(name, "changed", tuple(changes)))
+        models[key] = replace(current, changes=current.changes + tuple(extra_model.get(key, [])),
+                              fields=tuple(fields[n] for n in sorted(fields)))
+    ordered = sorted(models.values(), key=lambda m: (m.group, api_version_sort_key(m.api_version), m.kind))
+    return replace(diff, models=tuple(ordered))
+
+
+def _nested_coming_or_going(change: ModelChange, old: ApiSpec, new: ApiSpec) -> bool:
+    """A nested object added or removed: its parent's field (or its kind) says so already."""
+    if change.status not in ("added", "removed"):
+        return False
+    model = new.models.get(change.new_name) or old.models.get(change.old_name)
+    return model is not None and bool(model.field_path)
+
+
+def _all(api: ApiSpec) -> dict[Key, Model]:
+    return {(m.group, m.api_version, m.kind): m for m in api.models.values()}
+
+
+__all__ = ["CRD_CHANGE_KINDS", "validation_changes", "version_changes", "with_crd_changes"]

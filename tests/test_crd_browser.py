@@ -1,0 +1,86 @@
+"""A CRD kind page in a real browser: the field-path anchor lands on its row, the printer
+columns show. Built from the Gateway API v1.2.0 CRDs (``../shared``)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import REPO, SHARED, need_shared
+from test_browser import Tab, _QuietHandler, _QuietServer, browser  # noqa: F401 (fixture)
+
+pytestmark = [pytest.mark.browser, pytest.mark.shared]
+PAGE = "gateway-v1.2.0/gateway.networking.k8s.io/v1/hTTPRoute/"
+
+
+@pytest.fixture(scope="module")
+def crd_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    need_shared()
+    root = tmp_path_factory.mktemp("crd-site")
+    shutil.copytree(REPO / "site_src", root / "docs")
+    source = str(SHARED / "crds" / "gateway-api" / "v1.2.0")
+    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
+              "plugins": ["search", {"k8s-api-docs": {
+                  "versions": [{"version": "gateway-v1.2.0", "source": source}], "cache_dir": ".cache"}}]}
+    (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=root,
+        capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return root / "site"
+
+
+@pytest.fixture(scope="module")
+def crd_url(crd_site: Path) -> Iterator[str]:
+    handler = functools.partial(_QuietHandler, directory=str(crd_site))
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture()
+def crd_tab(browser: Any, crd_url: str) -> Iterator[Tab]:  # noqa: F811
+    t = Tab(browser, crd_url)
+    yield t
+    t.context.close()
+
+
+def test_field_path_anchor_scrolls_to_its_row(crd_tab: Tab) -> None:
+    page = crd_tab.open(PAGE + "#field-spec.rules.matches.path.type")
+    page.wait_for_timeout(300)
+    row = page.locator('[id="field-spec.rules.matches.path.type"]')
+    assert "PathPrefix" in row.inner_text() and "RegularExpression" in row.inner_text()
+    box = row.bounding_box()
+    assert box is not None and 0 <= box["y"] < page.viewport_size["height"]
+    assert page.evaluate("window.scrollY") > 1000  # deep in the page, not at the top
+    assert crd_tab.errors == []
+
+
+def test_type_link_lands_on_the_nested_section(crd_tab: Tab) -> None:
+    page = crd_tab.open(PAGE)
+    link = page.locator('[id="field-spec.rules.matches.path"] a', has_text="object").first
+    link.click()
+    page.wait_for_function("location.hash === '#object-spec.rules.matches.path'")
+    box = page.locator('[id="object-spec.rules.matches.path"]').bounding_box()
+    assert box is not None and 0 <= box["y"] < page.viewport_size["height"]
+
+
+def test_printer_columns_table_shows(crd_tab: Tab) -> None:
+    page = crd_tab.open(PAGE)
+    table = page.locator("article .k8s-printer-columns table")
+    assert table.is_visible()
+    text = table.inner_text()
+    assert "Hostnames" in text and ".spec.hostnames" in text and "Age" in text
+    assert page.locator("article h2", has_text="Printer columns").count() == 1
+    assert crd_tab.errors == []

@@ -1,0 +1,140 @@
+"""CRD kind pages: header, versions, printer columns, field-path tree with anchors, all notes;
+kind indexes per group; a CRD set as its own release and combined with a Kubernetes release."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from conftest import SHARED
+from crd_fixtures import dump, widget_crd
+
+from generator.build.pipeline import generate
+from generator.config import Release, VersionsOptions
+
+CRDS = SHARED / "crds"
+GATEWAY = "gateway-v1.2.0"
+V1 = f"{GATEWAY}/gateway.networking.k8s.io/v1/hTTPRoute.md"
+V1BETA1 = f"{GATEWAY}/gateway.networking.k8s.io/v1beta1/hTTPRoute.md"
+
+
+def row(page: str, anchor: str) -> str:
+    """The property-table row with id ``anchor`` (fails when absent)."""
+    match = re.search(rf'<tr id="{re.escape(anchor)}">.*?</tr>', page)
+    assert match, f"no row {anchor}"
+    return match.group(0)
+
+
+@pytest.fixture(scope="module")
+def gateway_pages(shared: Path) -> dict[str, str]:
+    site = generate([Release(GATEWAY, str(CRDS / "gateway-api" / "v1.2.0"))])
+    return site.pages
+
+
+@pytest.mark.shared
+def test_httproute_pages_per_version(gateway_pages: dict[str, str]) -> None:
+    assert V1 in gateway_pages and V1BETA1 in gateway_pages
+    page = gateway_pages[V1]
+    assert page.startswith("# HTTPRoute\n")
+    assert "scope <strong>Namespaced</strong>" in page
+    assert ('<code>v1</code>: <span class="k8s-badge k8s-served">served</span> '
+            '<span class="k8s-badge k8s-storage">storage version</span>') in page
+    assert "<strong>v1</strong> <small>(served, storage)</small>" in page
+    assert '<a href="../../v1beta1/hTTPRoute/">v1beta1</a> <small>(served)</small>' in page
+    beta = gateway_pages[V1BETA1]
+    assert '<span class="k8s-badge k8s-storage">' not in beta.split("## Properties")[0].split(
+        "This version")[1].split("</tr>")[0]
+
+
+@pytest.mark.shared
+def test_field_path_tree_with_enum_default_and_cel(gateway_pages: dict[str, str]) -> None:
+    page = gateway_pages[V1]
+    path_type = row(page, "field-spec.rules.matches.path.type")
+    assert "enum: <code>Exact</code>, <code>PathPrefix</code>, <code>RegularExpression</code>" in path_type
+    assert "default: <code>PathPrefix</code>" in path_type
+    # the section of the nested object, linking to its parent section
+    section = page.split('<section class="k8s-nested" id="object-spec.rules.matches.path">')[1]
+    assert section.split("</section>")[0].count('<tr id="field-spec.rules.matches.path.') == 2
+    assert 'in <a href="#object-spec.rules.matches"><code>spec.rules&#91;&#93;.matches&#91;&#93;</code></a>' \
+        in section
+    # the CEL rule's message is on the field it validates (the items of backendRefs)
+    refs = row(page, "field-spec.rules.backendRefs")
+    assert "validation of each item:" in refs and "Must have port for Service reference" in refs
+    # types of nested objects link to their sections
+    assert '<a href="../hTTPRoute/#object-spec.rules.matches.path">object</a>' in row(
+        page, "field-spec.rules.matches.path")
+    anchors = re.findall(r' id="([^"]+)"', page)
+    assert len(anchors) == len(set(anchors))
+
+
+@pytest.mark.shared
+def test_printer_columns_table(gateway_pages: dict[str, str]) -> None:
+    columns = gateway_pages[V1].split("## Printer columns")[1].split("##")[0]
+    assert "<tr><td>Hostnames</td><td>string</td><td><code>.spec.hostnames</code></td>" in columns
+    assert "<tr><td>Age</td><td>date</td>" in columns
+
+
+@pytest.mark.shared
+def test_group_index_lists_kinds_and_home_lists_crds(gateway_pages: dict[str, str]) -> None:
+    home = gateway_pages[f"{GATEWAY}/index.md"]
+    assert home.startswith(f"# {GATEWAY} custom resources")
+    group = gateway_pages[f"{GATEWAY}/gateway.networking.k8s.io/index.md"]
+    for kind in ("GRPCRoute", "Gateway", "GatewayClass", "HTTPRoute", "ReferenceGrant"):
+        assert f">{kind}</a>" in group
+    assert '<span class="k8s-badge k8s-crd">CRD</span>' in group
+
+
+def test_widget_page_notes_and_wide_column(tmp_path: Path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd(("v1", "v2"), "v2")), encoding="utf-8")
+    pages = generate([Release("w1", str(path))], versions=VersionsOptions(enabled=False)).pages
+    page = pages["w1/example.com/v2/widget.md"]
+    assert "<code>wd</code>" in page and "<code>toys</code>" in page
+    assert "<tr><td>Colour <small>(<code>-o wide</code>)</small></td>" in page
+    size = row(page, "field-spec.size")
+    assert "minimum: <code>1</code>" in size and "maximum: <code>10</code>" in size
+    assert "<strong>required</strong>" in size and "default: <code>3</code>" in size
+    name = row(page, "field-spec.parts.name")
+    assert "maxLength: <code>12</code><br>pattern: <code>&#94;&#91;a-z&#93;&#43;$</code>" in name
+    assert "message: Service parts need a port" in row(page, "field-spec.parts")
+    assert "preserves unknown fields" in row(page, "field-status")
+    assert "w1/example.com/v1/widget.md" in pages
+
+
+def test_hostile_crd_names_stay_inside_the_site(tmp_path: Path) -> None:
+    crd = widget_crd(group="evil.example.com", kind="Wid<script>get")
+    crd["spec"]["versions"][0]["name"] = "v1"
+    schema = crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]
+    schema["properties"]["spec"]["properties"]["../../x<img src=x>"] = {
+        "type": "object", "properties": {"a": {"type": "string", "description": "<script>alert(1)</script>"}}}
+    path = tmp_path / "evil.yaml"
+    path.write_text(dump(crd), encoding="utf-8")
+    pages = generate([Release("e", str(path))], versions=VersionsOptions(enabled=False)).pages
+    for name, text in pages.items():
+        assert name.startswith("e/") and ".." not in name.split("/")
+        assert "<script>" not in text and "<img" not in text
+
+
+@pytest.mark.shared
+def test_crds_combined_with_a_kubernetes_release(shared: Path) -> None:
+    site = generate([Release("1.31", "", (str(CRDS / "cert-manager"),))], groups=["cert-manager.io"],
+                    versions=VersionsOptions(enabled=False))
+    page = site.pages["1.31/cert-manager.io/v1/certificate.md"]
+    assert '<a href="../../../meta/v1/objectMeta/">ObjectMeta</a>' in row(page, "field-metadata")
+    assert "<tr><th>Short names</th><td><code>cert</code>, <code>certs</code></td></tr>" in page
+    assert "1.31/core/v1/pod.md" not in site.pages  # the group filter still works
+
+
+def test_a_huge_crd_leaves_out_sections_over_the_limit_and_says_so(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.views import site
+
+    monkeypatch.setattr(site, "MAX_SECTIONS", 1)
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd()), encoding="utf-8")
+    page = generate([Release("w1", str(path))], versions=VersionsOptions(enabled=False)).pages[
+        "w1/example.com/v1/widget.md"]
+    assert page.count('<section class="k8s-nested"') == 1  # spec; spec.parts[] left out
+    assert "1 more nested objects are not shown on this page" in page
+    assert '<td>&#91;&#93;object</td>' in row(page, "field-spec.parts")  # unlinked
