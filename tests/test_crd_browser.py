@@ -19,7 +19,7 @@ from conftest import REPO, SHARED, need_shared
 from test_browser import Tab, _QuietHandler, _QuietServer, browser  # noqa: F401 (fixture)
 
 pytestmark = [pytest.mark.browser, pytest.mark.shared]
-PAGE = "gateway-v1.2.0/gateway.networking.k8s.io/v1/hTTPRoute/"
+PAGE = "gateway-v1.2.0/gateway.networking.k8s.io/v1/httpRoute/"
 
 
 @pytest.fixture(scope="module")

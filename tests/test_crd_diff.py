@@ -106,7 +106,7 @@ def test_change_page_between_crd_releases(shared: Path) -> None:
 def test_field_since_notes_across_crd_releases(shared: Path) -> None:
     site = generate([Release("gateway-v1.1.0", str(GATEWAY / "v1.1.0")),
                      Release("gateway-v1.2.0", str(GATEWAY / "v1.2.0"))])
-    page = site.pages["gateway-v1.2.0/gateway.networking.k8s.io/v1/hTTPRoute.md"]
+    page = site.pages["gateway-v1.2.0/gateway.networking.k8s.io/v1/httpRoute.md"]
     timeouts = page.split('<tr id="field-spec.rules.timeouts">')[1].split("</tr>")[0]
     assert '<span class="k8s-badge k8s-since">since gateway-v1.2.0</span>' in timeouts
     matches = page.split('<tr id="field-spec.rules.matches">')[1].split("</tr>")[0]

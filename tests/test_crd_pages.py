@@ -15,8 +15,8 @@ from generator.config import Release, VersionsOptions
 
 CRDS = SHARED / "crds"
 GATEWAY = "gateway-v1.2.0"
-V1 = f"{GATEWAY}/gateway.networking.k8s.io/v1/hTTPRoute.md"
-V1BETA1 = f"{GATEWAY}/gateway.networking.k8s.io/v1beta1/hTTPRoute.md"
+V1 = f"{GATEWAY}/gateway.networking.k8s.io/v1/httpRoute.md"
+V1BETA1 = f"{GATEWAY}/gateway.networking.k8s.io/v1beta1/httpRoute.md"
 
 
 def row(page: str, anchor: str) -> str:
@@ -41,7 +41,7 @@ def test_httproute_pages_per_version(gateway_pages: dict[str, str]) -> None:
     assert ('<code>v1</code>: <span class="k8s-badge k8s-served">served</span> '
             '<span class="k8s-badge k8s-storage">storage version</span>') in page
     assert "<strong>v1</strong> <small>(served, storage)</small>" in page
-    assert '<a href="../../v1beta1/hTTPRoute/">v1beta1</a> <small>(served)</small>' in page
+    assert '<a href="../../v1beta1/httpRoute/">v1beta1</a> <small>(served)</small>' in page
     beta = gateway_pages[V1BETA1]
     assert '<span class="k8s-badge k8s-storage">' not in beta.split("## Properties")[0].split(
         "This version")[1].split("</tr>")[0]
@@ -62,7 +62,7 @@ def test_field_path_tree_with_enum_default_and_cel(gateway_pages: dict[str, str]
     refs = row(page, "field-spec.rules.backendRefs")
     assert "validation of each item:" in refs and "Must have port for Service reference" in refs
     # types of nested objects link to their sections
-    assert '<a href="../hTTPRoute/#object-spec.rules.matches.path">object</a>' in row(
+    assert '<a href="../httpRoute/#object-spec.rules.matches.path">object</a>' in row(
         page, "field-spec.rules.matches.path")
     anchors = re.findall(r' id="([^"]+)"', page)
     assert len(anchors) == len(set(anchors))

@@ -13,7 +13,8 @@ Classes (the upgrade's impact on users of the CRD):
 - ``validation-rule-added`` / ``validation-rule-changed`` — a CEL rule added or rewritten
   (tightened or not, existing objects may be rejected on update): ``warning``;
 - ``validation-rule-removed``, ``crd-version-served`` (served again), printer-column changes:
-  ``info``.
+  ``info``;
+- a version removed that no CRD of its group served (``api-version-removed``): ``info``.
 """
 
 from __future__ import annotations
@@ -190,7 +191,24 @@ def with_crd_changes(diff: ApiDiff, old: ApiSpec, new: ApiSpec) -> ApiDiff:
         models[key] = replace(current, changes=current.changes + tuple(extra_model.get(key, [])),
                               fields=tuple(fields[n] for n in sorted(fields)))
     ordered = sorted(models.values(), key=lambda m: (m.group, api_version_sort_key(m.api_version), m.kind))
-    return replace(diff, models=tuple(ordered))
+    unserved = _unserved(old)
+    api_versions = tuple(
+        replace(c, severity="info", policy="allowed", replacements=(), guidance="",
+                reason="was not served: no client could use it")
+        if c.change == "api-version-removed" and (c.group, c.api_version) in unserved else c
+        for c in diff.api_versions)
+    return replace(diff, api_versions=api_versions, models=tuple(ordered))
+
+
+def _unserved(api: ApiSpec) -> set[tuple[str, str]]:
+    """(group, version) pairs of CRDs none of which serves that version: removing such a version
+    breaks nobody (Gateway API v1.2.0 drops the unserved ``v1alpha2`` versions)."""
+    served: dict[tuple[str, str], bool] = {}
+    for model in api.models.values():
+        if model.crd is not None and not model.field_path:
+            key = (model.crd.group, model.crd.version)
+            served[key] = served.get(key, False) or model.crd.served
+    return {key for key, is_served in served.items() if not is_served}
 
 
 def _nested_coming_or_going(change: ModelChange, old: ApiSpec, new: ApiSpec) -> bool:

@@ -230,7 +230,8 @@ def merge_documents(base: RawDocument, extras: list[RawDocument]) -> RawDocument
     release's definitions (``metadata`` becomes ObjectMeta). A name defined twice is an error."""
     merged = RawDocument(base.origin, base.format, dict(base.definitions), dict(base.pointers),
                          base.sha256, {n: base.file_of(n) for n in base.definitions},
-                         dict(base.crds), list(base.diagnostics))
+                         label=base.label, provenance=base.provenance, crds=dict(base.crds),
+                         diagnostics=list(base.diagnostics))
     digest = hashlib.sha256(base.sha256.encode())
     for extra in extras:
         for name, schema in extra.definitions.items():
