@@ -5,11 +5,8 @@ differences from upstream."""
 from __future__ import annotations
 
 import hashlib
-import sys
-import types
 from pathlib import Path
 
-import pytest
 from conftest import FIXTURES
 
 from generator.build.pipeline import generate
@@ -68,23 +65,13 @@ def test_the_built_site_has_the_anchors_the_footers_link(built_site: Path) -> No
     assert '<a href="../../../#known-differences-from-upstream">' in page
 
 
-def test_the_home_lists_the_known_differences_when_the_project_list_has_them(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """With the list of known differences (``generator.sources.known_differences``, issue 11) the
-    home shows its entries for the release; a stand-in module plays the list here."""
-    listed = types.ModuleType("generator.sources.known_differences")
-    entry = types.SimpleNamespace(definition="io.k8s.api.resource.v1beta1.ResourceClaimStatus",
-                                  field="reservedFor", aspect="description",
-                                  bundled="says at most 32", upstream="says at most 256")
-    listed.COMPARED_RELEASES = ("1.32",)  # type: ignore[attr-defined]
-    listed.differences_for = lambda release: (entry,) if release == "1.32" else ()  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "generator.sources.known_differences", listed)
+def test_the_home_lists_the_known_differences_of_its_release() -> None:
+    """The release home shows the entries of the project's list of known differences
+    (``generator.sources.known_differences``) for its release; a release not compared says so."""
     provenance._note.cache_clear()
-    try:
-        site = generate([Release("1.32"), Release("1.27")], groups=["resource"], versions=None)
-    finally:
-        provenance._note.cache_clear()
-    assert ("### Known differences from upstream\n\n- <code>io.k8s.api.resource.v1beta1."
-            "ResourceClaimStatus</code> <code>reservedFor</code>, description: kubernetes-validate "
-            "says at most 32, upstream says at most 256\n") in site.pages["1.32/index.md"]
+    site = generate([Release("1.32"), Release("1.27")], groups=["resource"], versions=None)
+    for version in ("v1alpha3", "v1beta1"):
+        assert (f"- <code>io.k8s.api.resource.{version}.ResourceClaimStatus</code> "
+                "<code>reservedFor</code>, description: kubernetes-validate says at most 32 "
+                "reservations, upstream says at most 256\n") in site.pages["1.32/index.md"]
     assert "No upstream document of this release was compared" in site.pages["1.27/index.md"]

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from generator.model.types import ApiSpec
+from generator.sources import known_differences as listed
 from generator.sources.base import Provenance
 
 SOURCE_ANCHOR = "source"
@@ -90,12 +91,7 @@ def _note(p: Provenance, label: str) -> SourceNote:
 
 def known_differences(release: str) -> tuple[tuple[Difference, ...] | None, bool]:
     """(The known differences between ``release``'s bundled data and upstream, whether that
-    release was compared) from the project's list (``sources.known_differences``, issue 11) when
-    this build has it, else ``(None, False)``."""
-    try:
-        from generator.sources import known_differences as listed  # type: ignore[attr-defined]
-    except ImportError:
-        return None, False
+    release was compared) from the project's list (``sources.known_differences``)."""
     found = tuple(Difference(d.definition, d.field, d.aspect, d.bundled, d.upstream)
                   for d in listed.differences_for(release))
     return found, release in listed.COMPARED_RELEASES
