@@ -14,32 +14,25 @@ cycle-safe, ignoring descriptions. The verdict:
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
+from generator.analysis.gates import feature_gates
 from generator.model.gvk import kind_of
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 
 _WIDENING_FORMATS = {("int32", "int64"), ("float", "double"), ("int32", ""), ("int64", ""),
                      ("float", ""), ("double", "")}
 """(old format, new format) pairs that widen a number; other format changes narrow."""
-_MATURITY = re.compile(
-    r"\b(?:is an? (alpha|beta)(?:-level)? field|field is (alpha|beta)-level"
-    r"(?! (?:in|since|as of) v?\d)|(alpha|beta)-level field)\b", re.IGNORECASE)
-"""Explicit statements that the field itself is alpha or beta (not mentions of gates that
-only affect some values)."""
 MAX_DIFFERENCES = 20
 """Differences kept per comparison (the verdict always counts them all)."""
 
 
 def field_maturity(description: str) -> str:
     """``alpha`` / ``beta`` when a field's description says the field is an alpha or beta field
-    (``This is an alpha field and requires…``, ``This field is beta-level…``), else ``""``."""
-    if "lpha" not in description and "eta" not in description:
-        return ""
-    stages = {(m.group(1) or m.group(2) or m.group(3)).lower()
-              for m in _MATURITY.finditer(description)}
+    or sits behind an alpha or beta feature gate (``analysis.gates``: the stage badge's reading;
+    a stage said of one of its values does not count), else ``""``."""
+    stages = {g.stage for g in feature_gates(description) if g.stage and not g.of_value}
     return "alpha" if "alpha" in stages else "beta" if "beta" in stages else ""
 
 
