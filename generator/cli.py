@@ -142,6 +142,10 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
     site.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
                       help=f"downloads, generated Markdown and the build manifest "
                            f"(default: {DEFAULT_CACHE})")
+    site.add_argument("--site-url", default=None, metavar="URL",
+                      help="where SITE is published, e.g. https://org.github.io/repo/ (default: "
+                           "site_url of --config); needed for more than one release: the "
+                           "version selector keeps the page through each release's sitemap")
     site.add_argument("-q", "--quiet", action="store_true",
                       help="no progress bar and no summary line")
 
@@ -191,7 +195,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(diagnostic, file=sys.stderr)
     replace_tree(args.out, site.pages)
     if not args.quiet:
-        print(f"wrote {len(site.pages)} pages for {len(releases)} release(s) to {args.out}")
+        pages = sum(1 for path in site.pages if path.endswith(".md"))  # + each release's fieldpaths.json
+        print(f"wrote {pages} pages for {len(releases)} release(s) to {args.out}")
     return EXIT_OK
 
 
@@ -295,7 +300,7 @@ def cmd_build_site(args: argparse.Namespace) -> int:
     summary = build_site(BuildSiteOptions(
         releases=releases, out=args.out, config_file=args.config, cache_dir=args.cache_dir,
         offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
-        progress=not args.quiet and sys.stderr.isatty()))
+        progress=not args.quiet and sys.stderr.isatty(), site_url=args.site_url))
     if not args.quiet:
         print(summary.line())
     return EXIT_OK
