@@ -13,6 +13,7 @@ environment variables ``K8S_API_DOCS_ONLY=1.32[,1.31]`` and ``K8S_API_DOCS_GROUP
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from pathlib import Path
@@ -22,13 +23,14 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from generator.build.pipeline import generate
 from generator.build.state import GeneratedSite, GenerationMemo
 from generator.config import Release, VersionsOptions
 from generator.errors import GeneratorError, Level
+from generator.mkdocs import search_index
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.writer import sync_tree
 from generator.render import raw_html
@@ -41,6 +43,8 @@ _MEMO: GenerationMemo = {}
 """Generated releases kept between the rebuilds of ``mkdocs serve`` (one process, many builds)."""
 ONLY_ENV, GROUPS_ENV = "K8S_API_DOCS_ONLY", "K8S_API_DOCS_GROUPS"
 DOCS_HOME_IN_RELEASE_LAYOUT = "about.md"
+ABOUT_TITLE = "About this reference"
+"""Nav title of the hand-written home in a release site (its own title is the site's name)."""
 
 
 class _VersionString(c.Type):
@@ -121,6 +125,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """Raw HTML blocks lifted out of each page's Markdown (``render.raw_html``), until the
         page is finished."""
         self._fast_headings = False
+        self._entries: dict[tuple[int, int], tuple[Any, Any, dict[str, Any]]] = {}
+        """Search entries per generated release (``id`` of its api and plan, both kept alive
+        here): a rebuild while serving recomputes only reloaded releases."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         if command == "serve" and dirty:
@@ -157,7 +164,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if nav is None:
             nav = ["index.md"] if (Path(config.docs_dir) / "index.md").exists() else []
         if self._release_layout:
-            config.nav = [*self.site.nav, *_rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT)]
+            config.nav = [*self.site.nav, *_rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT,
+                                                          ABOUT_TITLE)]
         else:
             config.nav = [*nav, *self.site.nav]
         self._fast_headings = renders_headings_alike(config)
@@ -210,6 +218,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
                                   "overwritten by a generated page")
             file = File(rel, str(self.pages_dir), config.site_dir, config.use_directory_urls)
             files.append(file)
+            if not rel.endswith(".md"):
+                continue  # data for the site's script (views.lookup.FIELD_PATHS)
             # The page object now, not when MkDocs reads the nav (which then uses this one):
             # model pages are rendered without a Python-Markdown instance (headings_page).
             HeadingsPage(titles.get(rel), file, config, self._fast_headings)
@@ -252,6 +262,26 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         blocks = self._raw_blocks.pop(page.file.src_uri, None)
         return raw_html.restore(output, blocks, search=False) if blocks else output
 
+    @event_priority(-100)  # after the search plugin wrote the index
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Model pages' entries of the search index reshaped (``search_index``): titles that tell
+        releases and API versions apart, one entry per property row and builder function."""
+        if self.site is None:
+            return
+        path = Path(config.site_dir) / "search" / "search_index.json"
+        if not path.is_file():
+            return
+        pages: dict[str, search_index.PageEntries] = {}
+        entries = {}
+        for api, plan in zip(self.site.apis, self.site.plans, strict=True):
+            key = (id(api), id(plan))
+            entries[key] = self._entries.get(key) or (api, plan, search_index.page_entries(api, plan))
+            pages.update(entries[key][2])
+        self._entries = entries
+        index = json.loads(path.read_text(encoding="utf-8"))
+        path.write_text(json.dumps(search_index.reshape(index, pages), ensure_ascii=False,
+                                   separators=(",", ":")), encoding="utf-8")
+
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.templates:
             server.watch(self.config.templates)
@@ -282,15 +312,15 @@ def _nav_titles(nav: Any, titles: dict[str, str | None] | None = None) -> dict[s
     return titles
 
 
-def _rename_in_nav(nav: list[Any], old: str, new: str) -> list[Any]:
-    """The nav with every reference to page ``old`` pointing at ``new``; such an entry loses its
-    title (``Home: index.md`` would name the wrong page), so the page's own title is shown."""
+def _rename_in_nav(nav: list[Any], old: str, new: str, title: str) -> list[Any]:
+    """The nav with every reference to page ``old`` pointing at ``new``, titled ``title`` (its
+    old title, ``Home``, would name the wrong page; its own is the site's name)."""
     def rename(item: Any) -> Any:
         if isinstance(item, str):
-            return new if item == old else item
+            return {title: new} if item == old else item
         if isinstance(item, dict):
             if len(item) == 1 and next(iter(item.values())) == old:
-                return new
+                return {title: new}
             return {key: rename(value) for key, value in item.items()}
         if isinstance(item, list):
             return [rename(value) for value in item]

@@ -7,6 +7,7 @@ from typing import Any
 
 from generator.model.gvk import primary_gvk, stability
 from generator.model.types import COMMON_GROUP, ApiSpec, GroupVersionKind, Model
+from generator.views.lookup import FieldPathBox, field_path_box
 from generator.views.properties import PropertyRow, property_rows
 from generator.views.site import SitePlan, page_url, relative
 
@@ -36,6 +37,8 @@ class ModelPage:
     sections: dict[str, Any] = field(default_factory=dict)
     other_versions: Any = None
     """``views.versions.OtherVersions`` when the versions hook ran (block ``other_versions``)."""
+    field_paths: FieldPathBox | None = None
+    """The field-path box above the property table (``views.lookup``)."""
 
 
 @dataclass
@@ -104,6 +107,7 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
         group_label=group_label(model), rows=property_rows(model, api, plan, path),
         appears_in=appears,
         up=Link(group_label(model), relative(path, up_path), url=page_url(path, up_path)),
+        field_paths=field_path_box(model, api, plan, path),
     )
 
 
