@@ -22,7 +22,8 @@ from measure import REPO, Run, header, median, run
 
 def build(preset: str, out: Path, cache: Path, config: Path) -> Run:
     result = run([sys.executable, "-m", "generator", "build-site", "--preset", preset, "--out", str(out),
-                  "--cache-dir", str(cache), "--config", str(config)], cwd=REPO)
+                  "--cache-dir", str(cache), "--config", str(config),
+                  "--site-url", "https://example.org/k8s/"], cwd=REPO)
     if result.returncode != 0:
         sys.exit(f"build-site failed:\n{result.output[-3000:]}")
     return result
@@ -30,7 +31,8 @@ def build(preset: str, out: Path, cache: Path, config: Path) -> Run:
 
 def site_figures(site: Path) -> None:
     sizes = []
-    for release in sorted(p for p in site.iterdir() if p.is_dir() and not p.name.startswith(".")):
+    for release in sorted(p for p in site.iterdir() if p.is_dir() and not p.name.startswith(".")
+                          and p.name != "latest"):  # latest/: redirects to the newest release
         pages = [p for p in release.rglob("*.html") if p.name != "404.html"]
         sizes += [p.stat().st_size for p in pages]
         index = release / "search" / "search_index.json"
