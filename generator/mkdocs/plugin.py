@@ -32,7 +32,7 @@ from generator.config import Release, VersionsOptions
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import search_index
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
-from generator.output.writer import sync_tree
+from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
 from generator.sources import SourceOptions
 from generator.views.site import relative, version_dir
@@ -279,8 +279,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             pages.update(entries[key][2])
         self._entries = entries
         index = json.loads(path.read_text(encoding="utf-8"))
-        path.write_text(json.dumps(search_index.reshape(index, pages), ensure_ascii=False,
-                                   separators=(",", ":")), encoding="utf-8")
+        write_file(path, json.dumps(search_index.reshape(index, pages), ensure_ascii=False,
+                                    separators=(",", ":")))
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.templates:
