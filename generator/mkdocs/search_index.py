@@ -92,9 +92,15 @@ PAGE, ROW, FUNCTION, OTHER = 1.0, 0.5, 0.4, 0.3
 PROPERTIES = "#properties"
 
 
+DEFAULT_SEPARATOR = r"[\s\-]+"
+
+
 def _tokens(text: str, separator: re.Pattern[str]) -> list[str]:
     """Lunr's terms of a field as Material's tokenizer makes them: text between tags, split."""
-    return [t.lower() for part in _TAG.split(text) for t in separator.split(part) if t]
+    plain = _TAG.sub(" ", text).lower() if "<" in text else text.lower()
+    if separator.pattern == DEFAULT_SEPARATOR:  # the same split, ~5x faster
+        return plain.replace("-", " ").split()
+    return [t for t in separator.split(plain) if t]
 
 
 def _snippet(text: str) -> str:
@@ -141,20 +147,24 @@ def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[
             docs.extend(_model_docs(page, entries))
         elif f"#{anchor}" != PROPERTIES or not entries.fields:
             docs.append({**doc, "_weight": OTHER, "_name": None})
-    separator = re.compile(str(index.get("config", {}).get("separator", r"[\s\-]+")))
-    frequency: Counter[str] = Counter()
+    separator = re.compile(str(index.get("config", {}).get("separator", DEFAULT_SEPARATOR)))
+    firsts = []
     for doc in docs:
-        for field in ("title", "text"):
-            frequency.update(set(_tokens(str(doc.get(field, "")), separator)))
-    count = len(docs)
-    out = []
-    for doc in docs:
-        weight = doc.pop("_weight")
         name = doc.pop("_name", None)
         title = name if name is not None else html.unescape(str(doc.get("title", "")))
         terms = _tokens(title, separator)
-        if terms:
-            n = frequency[terms[0]]
+        firsts.append((title, terms[0] if terms else None))
+    wanted = {term for _, term in firsts if term}
+    frequency: Counter[str] = Counter()  # lunr's document frequency (per field) of title terms
+    for doc in docs:
+        for field in ("title", "text"):
+            frequency.update(wanted.intersection(_tokens(str(doc.get(field, "")), separator)))
+    count = len(docs)
+    out = []
+    for doc, (title, term) in zip(docs, firsts, strict=True):
+        weight = doc.pop("_weight")
+        if term:
+            n = frequency[term]
             idf = math.log(1 + abs((count - n + 0.5) / (n + 0.5)))
             doc["boost"] = round(weight * 10 / (max(idf, 0.1) * max(len(title), 1)), 4)
         out.append(doc)
