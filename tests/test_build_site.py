@@ -157,6 +157,18 @@ def test_hand_written_home_is_in_every_release(scenario: Scenario) -> None:
     assert 'href="../../1.31/">Kubernetes 1.31</a>' in about
 
 
+def test_one_nav_entry_per_page_and_none_titled_like_the_site(scenario: Scenario) -> None:
+    page = scenario.site / "1.30" / "node" / "v1" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    start = html.index('<nav class="md-nav md-nav--primary"')
+    nav = html[start:html.index("md-sidebar--secondary", start)]
+    titles = re.findall(r'<span class="md-ellipsis">\s*(.*?)\s*</span>', nav, re.S)
+    assert "About this reference" in titles and "Kubernetes API reference" not in titles
+    hrefs = re.findall(r'<a href="([^"]+)" class="md-nav__link', nav)
+    links = [(page.parent / href).resolve() for href in hrefs]
+    assert len(links) == len(set(links)) > 5
+
+
 def test_parallel_and_serial_builds_are_identical_and_markdown_is_not_rewritten(
         scenario: Scenario) -> None:
     before = scenario.markdown_mtimes()
