@@ -263,17 +263,19 @@ def cmd_check(args: argparse.Namespace) -> int:
     from generator.config import pair_releases
     from generator.output.check import compare_trees, unified
     from generator.output.writer import read_tree, replace_tree
+    from generator.views.lookup import FIELD_PATHS
 
-    committed = read_tree(args.dir)
+    generated = ("*.md", FIELD_PATHS)  # pages and each release's field-path data
+    committed = read_tree(args.dir, generated)
     releases = pair_releases(args.versions, args.sources)
     site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
                     versions=_versions_options(args))
     with tempfile.TemporaryDirectory(prefix="k8s-api-docs-check-") as tmp:
         replace_tree(Path(tmp) / "out", site.pages)
-        fresh = read_tree(Path(tmp) / "out")
+        fresh = read_tree(Path(tmp) / "out", generated)
     result = compare_trees(fresh, committed)
     if not result.stale:
-        print(f"{args.dir}: up to date ({len(fresh)} pages)")
+        print(f"{args.dir}: up to date ({sum(p.endswith('.md') for p in fresh)} pages)")
         return EXIT_OK
     print(f"{args.dir}: stale: {len(result.added)} added, {len(result.removed)} removed, "
           f"{len(result.changed)} changed (regenerate with: generate --out {args.dir} …)")
