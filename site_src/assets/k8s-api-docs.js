@@ -53,15 +53,14 @@
   function suggestions(data, start, text) {
     var cut = text.lastIndexOf(".");
     var head = cut < 0 ? "" : text.slice(0, cut);
-    var model = data.models[start], page = start;
+    var model = data.models[start];
     if (head) {
       var r = resolve(data, start, head);
       if (r.error) return [];
       var owner = data.models[r.page], last = head.replace(/\[[^\]]*\]/g, "").split(".").pop();
       var entry = owner.f[fieldOf(owner, last)];
       if (!entry || !entry[1] || !data.models[entry[1]]) return [];
-      page = entry[1];
-      model = data.models[page];
+      model = data.models[entry[1]];
     }
     return Object.keys(model.f).map(function (f) { return (head ? head + "." : "") + f; });
   }
