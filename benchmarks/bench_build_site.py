@@ -28,7 +28,8 @@ BUILDERS = ("mkdocs", "zensical")
 
 def build(preset: str, out: Path, cache: Path, config: Path, builder: str = "mkdocs") -> Run:
     result = run([sys.executable, "-m", "generator", "build-site", "--preset", preset, "--out", str(out),
-                  "--cache-dir", str(cache), "--config", str(config), "--builder", builder], cwd=REPO)
+                  "--cache-dir", str(cache), "--config", str(config), "--builder", builder,
+                  "--site-url", "https://example.org/k8s/"], cwd=REPO)
     if result.returncode != 0:
         sys.exit(f"build-site failed:\n{result.output[-3000:]}")
     return result
@@ -37,7 +38,8 @@ def build(preset: str, out: Path, cache: Path, config: Path, builder: str = "mkd
 def site_figures(site: Path) -> float:
     """Prints the figures of a built site; returns the median HTML bytes per page."""
     sizes = []
-    for release in sorted(p for p in site.iterdir() if p.is_dir() and not p.name.startswith(".")):
+    for release in sorted(p for p in site.iterdir() if p.is_dir() and not p.name.startswith(".")
+                          and p.name != "latest"):  # latest/: redirects to the newest release
         pages = [p for p in release.rglob("*.html") if p.name != "404.html"]
         sizes += [p.stat().st_size for p in pages]
         index = release / "search" / "search_index.json"  # MkDocs' search plugin

@@ -205,6 +205,10 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
                       help=f"downloads, generated Markdown and the build manifest "
                            f"(default: {DEFAULT_CACHE})")
     add_upstream_options(site)
+    site.add_argument("--site-url", default=None, metavar="URL",
+                      help="where SITE is published, e.g. https://org.github.io/repo/ (default: "
+                           "site_url of --config); needed for more than one release: the "
+                           "version selector keeps the page through each release's sitemap")
     site.add_argument("-q", "--quiet", action="store_true",
                       help="no progress bar and no summary line")
 
@@ -263,7 +267,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
         print(diagnostic, file=sys.stderr)
     replace_releases(args.out, site.pages, [version_dir(r.version) for r in releases], page_format)
     if not args.quiet:
-        print(f"wrote {len(site.pages)} pages for {len(releases)} release(s) to {args.out}")
+        pages = sum(1 for path in site.pages if path.endswith(".md"))  # + each release's fieldpaths.json
+        print(f"wrote {pages} pages for {len(releases)} release(s) to {args.out}")
     return EXIT_OK
 
 
@@ -358,21 +363,24 @@ def cmd_check(args: argparse.Namespace) -> int:
     from generator.config import pair_releases
     from generator.output.check import compare_trees, unified
     from generator.output.writer import page_format_of, read_tree, replace_releases
+    from generator.views.lookup import FIELD_PATHS
     from generator.views.site import version_dir
 
+    generated = ("*.md", FIELD_PATHS)  # pages and each release's field-path data
     releases = pair_releases(args.versions, args.sources, args.source_kind, args.crds)
     dirs = [version_dir(r.version) for r in releases]
     # Only the releases asked about: other releases in DIR were written by other runs.
-    committed = {p: t for p, t in read_tree(args.dir).items() if p.split("/", 1)[0] in dirs}
+    committed = {p: t for p, t in read_tree(args.dir, generated).items()
+                 if p.split("/", 1)[0] in dirs}
     page_format = args.page_format or page_format_of(args.dir) or "mkdocs"
     site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
                     versions=_versions_options(args), page_format=page_format)
     with tempfile.TemporaryDirectory(prefix="k8s-api-docs-check-") as tmp:
         replace_releases(Path(tmp) / "out", site.pages, dirs, page_format)
-        fresh = read_tree(Path(tmp) / "out")
+        fresh = read_tree(Path(tmp) / "out", generated)
     result = compare_trees(fresh, committed)
     if not result.stale:
-        print(f"{args.dir}: up to date ({len(fresh)} {page_format} pages)")
+        print(f"{args.dir}: up to date ({sum(p.endswith('.md') for p in fresh)} {page_format} pages)")
         return EXIT_OK
     print(f"{args.dir}: stale: {len(result.added)} added, {len(result.removed)} removed, "
           f"{len(result.changed)} changed (regenerate with: generate --out {args.dir} …)")
@@ -400,7 +408,7 @@ def cmd_build_site(args: argparse.Namespace) -> int:
         releases=releases, out=args.out, config_file=args.config, cache_dir=args.cache_dir,
         offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
         progress=not args.quiet and sys.stderr.isatty(), spec_mirror=spec_mirror(args.spec_mirror),
-        lock_file=args.lock, builder=args.builder))
+        lock_file=args.lock, builder=args.builder, site_url=args.site_url))
     if not args.quiet:
         print(summary.line())
     return EXIT_OK

@@ -6,17 +6,19 @@ from __future__ import annotations
 import html
 import re
 
-_ROW = re.compile(r'^<tr id="field-[a-z0-9-]+"><td><code>([^<]+)</code></td>')
+_ROW = re.compile(r'^<tr id="field-[a-z0-9-]+"><td>(?:<a class="k8s-field-link"[^>]*>#</a>)?'
+                  r'<code>((?:[^<]|<wbr>)+)</code></td>')
 _CELL = re.compile(r"<td>(.*?)</td>")
 
 
 def table_rows(page: str) -> dict[str, str]:
-    """Property-table rows (``<tr>…</tr>`` lines) by field name."""
+    """Property-table rows (``<tr>…</tr>`` lines) by field name, without the ``<wbr>`` line-break
+    opportunities in identifiers (``render.env.wbr``)."""
     rows = {}
     for line in page.splitlines():
         match = _ROW.match(line)
         if match:
-            rows[match.group(1)] = line
+            rows[match.group(1).replace("<wbr>", "")] = line.replace("<wbr>", "")
     return rows
 
 

@@ -75,9 +75,39 @@ def ensure_zensical() -> None:
                         "zensical>=0.0.70"], check=True)
 
 
+NPM_DIR = REPO / ".cache" / "npm"
+AXE_CORE = "4.14.1"
+"""axe-core (npm) that tests/test_site_browser.py injects into pages to check accessibility."""
+AXE_JS = NPM_DIR / "node_modules" / "axe-core" / "axe.min.js"
+
+
+def ensure_axe_core() -> None:
+    """``axe-core`` from the npm registry into ``.cache/npm``; Debian's ``npm`` first (as root, via
+    apt) when it is missing."""
+    package = AXE_JS.parent / "package.json"
+    if AXE_JS.is_file() and package.is_file() and f'"version": "{AXE_CORE}"' in package.read_text():
+        return
+    npm = shutil.which("npm")
+    apt = shutil.which("apt-get")
+    if npm is None and apt is not None and os.geteuid() == 0:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run([apt, "update", "-qq"], check=True, env=env, stdout=subprocess.DEVNULL)
+        subprocess.run([apt, "install", "-y", "-qq", "--no-install-recommends", "npm"], check=True,
+                       env=env, stdout=subprocess.DEVNULL)
+        npm = shutil.which("npm")
+    if npm is None:
+        print("setup_extras: npm missing; the accessibility test will be skipped outside CI",
+              file=sys.stderr)
+        return
+    NPM_DIR.mkdir(parents=True, exist_ok=True)
+    subprocess.run([npm, "install", "--prefix", str(NPM_DIR), "--no-audit", "--no-fund",
+                    "--no-save", "--silent", f"axe-core@{AXE_CORE}"], check=True)
+
+
 def main() -> None:
     ensure_chromium()
     ensure_zensical()
+    ensure_axe_core()
     install_kubernetes_clients()
 
 

@@ -26,6 +26,7 @@ from generator.views.site import SitePlan, published_url, release_url
 pytestmark = pytest.mark.slow
 VERSIONS = ("1.31", "1.30", "1.29")
 FIXED_EPOCH = "1700000000"
+SITE_URL = "https://org.example.io/k8s-docs"
 
 
 class Scenario:
@@ -47,7 +48,7 @@ class Scenario:
     def build(self, out: Path | None = None, *, jobs: int = 2) -> BuildSummary:
         return build_site(BuildSiteOptions(
             releases=self.releases(), out=out or self.site, config_file=REPO / "mkdocs.yml",
-            cache_dir=self.cache, jobs=jobs, groups=["node"], progress=False))
+            cache_dir=self.cache, jobs=jobs, groups=["node"], progress=False, site_url=SITE_URL))
 
     def markdown_mtimes(self) -> dict[str, int]:
         pages = self.cache / "build-site"
@@ -90,6 +91,47 @@ def test_three_releases_three_sites_versions_json_and_root_page(scenario: Scenar
     assert all(f'href="{v}/"' in root for v in VERSIONS)
 
 
+def test_sitemaps_have_absolute_locs_below_each_release(scenario: Scenario) -> None:
+    """Material's version selector maps the page through the target release's sitemap.xml."""
+    for version in VERSIONS:
+        sitemap = (scenario.site / version / "sitemap.xml").read_text(encoding="utf-8")
+        locs = re.findall(r"<loc>([^<]+)</loc>", sitemap)
+        assert len(locs) == len(list((scenario.site / version).rglob("index.html")))
+        assert all(loc.startswith(f"{SITE_URL}/{version}/") for loc in locs)
+        assert f"{SITE_URL}/{version}/node/v1/runtimeClass/" in locs
+        page = (scenario.site / version / "node" / "v1" / "runtimeClass" / "index.html").read_text()
+        assert f'<link rel="canonical" href="{SITE_URL}/{version}/node/v1/runtimeClass/">' in page
+
+
+def test_latest_alias_redirects_every_page_of_the_newest_release(scenario: Scenario) -> None:
+    newest = scenario.site / "1.31"
+    pages = sorted(p.relative_to(newest).as_posix() for p in newest.rglob("*.html") if p.name != "404.html")
+    alias = scenario.site / "latest"
+    assert sorted(p.relative_to(alias).as_posix() for p in alias.rglob("*") if p.is_file()) == pages
+    home = (alias / "index.html").read_text(encoding="utf-8")
+    assert 'content="0; url=../1.31/"' in home and 'location.replace("../1.31/"' in home
+    page = (alias / "node" / "v1" / "runtimeClass" / "index.html").read_text(encoding="utf-8")
+    assert 'content="0; url=../../../../1.31/node/v1/runtimeClass/"' in page
+    assert "location.search + location.hash" in page  # #field-… anchors survive the redirect
+
+
+def test_site_url_is_required_for_a_version_switch(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path) -> None:
+    config = tmp_path / "mkdocs.yml"
+    config.write_text(f"INHERIT: {REPO / 'mkdocs.yml'}\n", encoding="utf-8")
+    args = ["build-site", "--version", "1.31", "--version", "1.32", "--out", str(tmp_path / "site"),
+            "--cache-dir", str(tmp_path / "cache"), "--config", str(config)]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--site-url" in err and "version selector" in err
+    assert main([*args, "--site-url", "ftp://example.org/"]) == 2
+    assert "absolute http(s) URL" in capsys.readouterr().err
+    assert main(["build-site", "--version", "latest", "--version", "1.31", "--out", str(tmp_path / "s"),
+                 "--site-url", "https://example.org/"]) == 2
+    assert "alias" in capsys.readouterr().err
+    assert not (tmp_path / "site").exists()
+
+
 def test_no_broken_internal_links(scenario: Scenario) -> None:
     assert broken_links(scenario.site) == []
 
@@ -113,6 +155,18 @@ def test_hand_written_home_is_in_every_release(scenario: Scenario) -> None:
     assert "Reading a model page" in about
     assert 'href="../">Kubernetes 1.30</a>' in about
     assert 'href="../../1.31/">Kubernetes 1.31</a>' in about
+
+
+def test_one_nav_entry_per_page_and_none_titled_like_the_site(scenario: Scenario) -> None:
+    page = scenario.site / "1.30" / "node" / "v1" / "index.html"
+    html = page.read_text(encoding="utf-8")
+    start = html.index('<nav class="md-nav md-nav--primary"')
+    nav = html[start:html.index("md-sidebar--secondary", start)]
+    titles = re.findall(r'<span class="md-ellipsis">\s*(.*?)\s*</span>', nav, re.S)
+    assert "About this reference" in titles and "Kubernetes API reference" not in titles
+    hrefs = re.findall(r'<a href="([^"]+)" class="md-nav__link', nav)
+    links = [(page.parent / href).resolve() for href in hrefs]
+    assert len(links) == len(set(links)) > 5
 
 
 def test_parallel_and_serial_builds_are_identical_and_markdown_is_not_rewritten(

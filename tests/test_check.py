@@ -51,3 +51,14 @@ def test_check_names_missing_and_extra_pages(generated: Path,
 
 def test_check_bad_dir_exits_2(tmp_path: Path) -> None:
     assert main(["check", str(tmp_path / "nope"), *ARGS]) == 2
+
+
+def test_check_covers_the_field_path_data(generated: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    data = generated / "1.31" / "fieldpaths.json"
+    original = data.read_text(encoding="utf-8")
+    data.write_text(original.replace('"field-spec"', '"field-spek"', 1), encoding="utf-8")
+    try:
+        assert main(["check", str(generated), *ARGS]) == 1
+        assert "changed  1.31/fieldpaths.json" in capsys.readouterr().out
+    finally:
+        data.write_text(original, encoding="utf-8")

@@ -27,10 +27,11 @@ def test_generate_writes_the_url_layout(tmp_path):
     assert (out / "9.9/index.md").is_file()
     assert (out / "9.9/common/quantity.md").is_file()
     page = (out / "9.9/zoo/v1/enclosureSpec.md").read_text()
-    assert '<tr id="field-habitat"><td><code>habitat</code></td><td>string</td>' in page
+    assert ('<tr id="field-habitat"><td><a class="k8s-field-link" href="#field-habitat" aria-label="Link to '
+            'this field">#</a><code>habitat</code></td><td>string</td>' in page)
     assert "enum: <code>desert</code>, <code>forest</code>" in page
     assert "default: <code>forest</code>" in page
-    assert "feature gate NightLights" in page
+    assert "feature gate Night<wbr>Lights" in page  # a line-break opportunity between words
     assert '<a href="../animal/">Animal</a>' in page
     assert 'map&#91;string&#93;<a href="../../../common/quantity/">Quantity</a>' in page
 

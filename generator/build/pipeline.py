@@ -36,6 +36,7 @@ from generator.sources.jsonschema_pkg import PackageHistory
 from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.example_sections import ExampleSections
+from generator.views.lookup import FIELD_PATHS, field_paths_json
 from generator.views.nav import release_nav
 from generator.views.pages import IndexPage, Link
 from generator.views.site import SitePlan, plan_site, relative
@@ -325,6 +326,10 @@ def _render(settings: _Settings, env: jinja2.Environment, loaded: dict[str, Load
                 raise
             raise UsageError("template error: templates extend or include each other in a circle",
                              Location(str(settings.templates))) from None
+        paths_page = plan.in_root(FIELD_PATHS)
+        paths_text = field_paths_json(api, plan)
+        if site.pages.get(paths_page) != paths_text:
+            pages[paths_page] = paths_text
         site.pages.update(pages)
         rendered.extend(pages)
         if version in todo.releases or previous is None:

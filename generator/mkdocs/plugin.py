@@ -13,6 +13,7 @@ environment variables ``K8S_API_DOCS_ONLY=1.32[,1.31]`` and ``K8S_API_DOCS_GROUP
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 from pathlib import Path
@@ -22,19 +23,26 @@ from mkdocs.config import base
 from mkdocs.config import config_options as c
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
-from mkdocs.plugins import BasePlugin, get_plugin_logger
+from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from generator.build.pipeline import generate
 from generator.build.state import GeneratedSite, GenerationMemo
 from generator.config import Release, VersionsOptions
 from generator.errors import GeneratorError, Level
+from generator.mkdocs import search_index
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
-from generator.output.writer import sync_tree
+from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
 from generator.sources import SourceOptions
 from generator.sources.upstream import LOCK_NAME, spec_mirror
-from generator.views.nav import DOCS_HOME_IN_RELEASE_LAYOUT, RELEASES_MARKER, releases_list, rename_in_nav
+from generator.views.nav import (
+    ABOUT_TITLE,
+    DOCS_HOME_IN_RELEASE_LAYOUT,
+    RELEASES_MARKER,
+    releases_list,
+    rename_in_nav,
+)
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
 _MEMO: GenerationMemo = {}
@@ -127,6 +135,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """Raw HTML blocks lifted out of each page's Markdown (``render.raw_html``), until the
         page is finished."""
         self._fast_headings = False
+        self._entries: dict[tuple[int, int], tuple[Any, Any, dict[str, Any]]] = {}
+        """Search entries per generated release (``id`` of its api and plan, both kept alive
+        here): a rebuild while serving recomputes only reloaded releases."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         if command == "serve" and dirty:
@@ -162,7 +173,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if nav is None:
             nav = ["index.md"] if (Path(config.docs_dir) / "index.md").exists() else []
         if self._release_layout:
-            config.nav = [*self.site.nav, *rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT)]
+            config.nav = [*self.site.nav, *rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT,
+                                                         ABOUT_TITLE)]
         else:
             config.nav = [*nav, *self.site.nav]
         self._fast_headings = renders_headings_alike(config)
@@ -221,6 +233,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
                                   "overwritten by a generated page")
             file = File(rel, str(self.pages_dir), config.site_dir, config.use_directory_urls)
             files.append(file)
+            if not rel.endswith(".md"):
+                continue  # data for the site's script (views.lookup.FIELD_PATHS)
             # The page object now, not when MkDocs reads the nav (which then uses this one):
             # model pages are rendered without a Python-Markdown instance (headings_page).
             HeadingsPage(titles.get(rel), file, config, self._fast_headings)
@@ -254,6 +268,26 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """The other raw blocks go straight into the finished page."""
         blocks = self._raw_blocks.pop(page.file.src_uri, None)
         return raw_html.restore(output, blocks, search=False) if blocks else output
+
+    @event_priority(-100)  # after the search plugin wrote the index
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Model pages' entries of the search index reshaped (``search_index``): titles that tell
+        releases and API versions apart, one entry per property row and builder function."""
+        if self.site is None:
+            return
+        path = Path(config.site_dir) / "search" / "search_index.json"
+        if not path.is_file():
+            return
+        pages: dict[str, search_index.PageEntries] = {}
+        entries = {}
+        for api, plan in zip(self.site.apis, self.site.plans, strict=True):
+            key = (id(api), id(plan))
+            entries[key] = self._entries.get(key) or (api, plan, search_index.page_entries(api, plan))
+            pages.update(entries[key][2])
+        self._entries = entries
+        index = json.loads(path.read_text(encoding="utf-8"))
+        write_file(path, json.dumps(search_index.reshape(index, pages), ensure_ascii=False,
+                                    separators=(",", ":")))
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.templates:

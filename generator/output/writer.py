@@ -247,12 +247,13 @@ def remove_dir(path: Path) -> None:
 
 
 @_disk_errors
-def read_tree(root: Path) -> dict[str, str]:
-    """Every ``*.md`` page under ``root``, keyed by POSIX path relative to it (``check``)."""
+def read_tree(root: Path, patterns: tuple[str, ...] = ("*.md",)) -> dict[str, str]:
+    """Every file matching ``patterns`` (``*.md`` pages) under ``root``, keyed by POSIX path
+    relative to it (``check``)."""
     if not root.is_dir():
         raise UsageError(f"{root} is not a directory")
     return {p.relative_to(root).as_posix(): p.read_text(encoding="utf-8")
-            for p in sorted(root.rglob("*.md")) if p.is_file()}
+            for p in sorted({p for pattern in patterns for p in root.rglob(pattern)}) if p.is_file()}
 
 
 def append_text(path: Path, text: str) -> None:

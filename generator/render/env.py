@@ -5,6 +5,7 @@ from __future__ import annotations
 import html
 import json
 import posixpath
+import re
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -46,9 +47,25 @@ def type_cell(row: PropertyRow) -> str:
     return f"{markup.inline(label.prefix)}{name}{markup.inline(label.suffix)}"
 
 
+_WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})|(?<=[./_\]])(?=[^./_\]])")
+
+
+@lru_cache(maxsize=65536)
+def wbr(text: str) -> str:
+    """An identifier as escaped HTML with ``<wbr>`` (a line-break opportunity) at camelCase humps
+    and after ``.``, ``/``, ``_`` and ``]``, so narrow columns break it between words, never
+    inside one: ``termination<wbr>Grace<wbr>Period<wbr>Seconds``, ``[]<wbr>Allocated…``."""
+    return "<wbr>".join(markup.inline(part) for part in _WORD_BREAK.split(str(text)) if part)
+
+
+def wbr_code(text: str) -> str:
+    """``wbr`` inside ``<code>``."""
+    return f"<code>{wbr(text)}</code>"
+
+
 def type_html(label: TypeLabel) -> str:
     """A type as HTML (for raw HTML blocks): the name links the published URL of its page."""
-    name = markup.inline(label.name)
+    name = wbr(label.name)
     if label.url:
         name = f'<a href="{html.escape(label.url)}">{name}</a>'
     return f"{markup.inline(label.prefix)}{name}{markup.inline(label.suffix)}"
@@ -76,7 +93,7 @@ def gate_badge(gate: FeatureGate) -> str:
                 f'feature gate">{gate.stage}{subject or " field"}</span>')
     stage = f"{gate.stage}{subject} · " if gate.stage else ""
     return (f'<span class="k8s-badge k8s-{css}" title="feature gate">'
-            f"{stage}feature gate {markup.inline(gate.name)}</span>")
+            f"{stage}feature gate {wbr(gate.name)}</span>")
 
 
 def history_notes(history: Any) -> list[str]:
@@ -143,7 +160,7 @@ def builder_index_list(lines: Sequence[IndexLine]) -> str:
 @lru_cache(maxsize=32768)
 def _index_item(line: IndexLine) -> str:
     end = "<ul>" if line.opens else "</li>"
-    return f'<li><a href="#{html.escape(line.anchor)}">{markup.inline(line.label)}</a>{end}'
+    return f'<li><a href="#{html.escape(line.anchor)}">{wbr(line.label)}</a>{end}'
 
 
 def yaml_scalar(value: Any) -> str:
@@ -159,6 +176,8 @@ FILTERS: dict[str, Any] = {
     "md_fence": markup.fence,
     "html_block": markup.html_block,
     "highlight": highlight,
+    "wbr": wbr,
+    "wbr_code": wbr_code,
     "raw_block": raw_block,
     "type_html": type_html,
     "type_text": type_text,

@@ -25,7 +25,13 @@ from generator.sitebuild.inputs import (
     release_key,
     shape_digest,
 )
-from generator.sitebuild.landing import landing_page, versions_json
+from generator.sitebuild.landing import (
+    LATEST_ALIAS,
+    alias_pages,
+    landing_page,
+    site_url_of,
+    versions_json,
+)
 from generator.sitebuild.linkcheck import SiteFiles, check_pages
 from generator.sitebuild.presets import newest_first
 from generator.sitebuild.release_config import ParentConfig, release_config
@@ -55,9 +61,10 @@ class BuildSiteOptions:
     """Lock file of upstream digests (default: ``k8s-api-docs.lock`` next to ``config_file``)."""
     builder: str = "mkdocs"
     """``mkdocs`` (``mkdocs build`` with the plugin) or ``zensical`` (``sitebuild.zensical``)."""
-    site_url: str = ""
-    """The published site's URL (default: ``site_url`` of the config); a release is at
-    ``<site_url><release>/``."""
+    site_url: str | None = None
+    """Where the site is published (``https://org.github.io/repo/``); default: ``site_url`` of
+    the config. Needed for more than one release: the version selector maps pages through each
+    release's ``sitemap.xml``, whose ``<loc>``s MkDocs writes only with a site URL."""
 
 
 @dataclass
@@ -93,13 +100,16 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     for version in releases:
         if version_dir(version) != version:
             raise UsageError(f"release label {version!r} cannot be a directory name")
+    if LATEST_ALIAS in releases:
+        raise UsageError(f"{LATEST_ALIAS!r} is the alias of the newest release, not a release label")
     out = options.out.resolve()
     cache_dir = options.cache_dir.resolve()
     parent = ParentConfig.load(options.config_file)
+    site_url = _site_url(options.site_url or parent.site_url, len(releases))
     template_dirs = tuple(d for d in (parent.template_dir(), shipped_templates()) if d)
     site_digest = SiteInputs(parent.path, parent.docs_dir, template_dirs,
                              tuple((r.version, r.spec) for r in options.releases),
-                             tuple(options.groups), options.builder).digest()
+                             tuple(options.groups), options.builder, site_url).digest()
     spec_mirror = options.spec_mirror.resolve() if options.spec_mirror else None
     lock_file = (options.lock_file or parent.base_dir / LOCK_NAME).resolve()
     source_options = SourceOptions(cache_dir=cache_dir, offline=options.offline,
@@ -127,13 +137,13 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             work = cache_dir / "build-site" / version
             if options.builder == "zensical":
                 jobs.append(zensical_job(parent, version, site_releases, work,
-                                         out / f"{STAGING_PREFIX}{version}", options))
+                                         out / f"{STAGING_PREFIX}{version}", options, site_url))
                 continue
             config_file = work / "mkdocs.yml"
             write_file(config_file, release_config(
                 parent, releases[version], site_releases, site_dir=out / f"{STAGING_PREFIX}{version}",
                 cache_dir=cache_dir, pages_dir=work / "pages", groups=list(options.groups),
-                spec_mirror=spec_mirror, lock_file=lock_file))
+                spec_mirror=spec_mirror, lock_file=lock_file, site_url=site_url))
             jobs.append(BuildJob(version, config_file))
         with tqdm(total=len(jobs), desc="build-site", unit="release",
                   disable=not options.progress or not jobs, leave=False) as bar:
@@ -172,6 +182,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
         remove_dir(out / version)
         del entries[version]
     order = newest_first(list(releases))
+    alias_home = out / LATEST_ALIAS / "index.html"
+    if order[0] in summary.built or not alias_home.is_file() or alias_home.read_text(
+            encoding="utf-8") != alias_pages(["index.html"], order[0])["index.html"]:
+        _write_alias(out, order[0])
     write_file(out / "versions.json", versions_json(order))
     write_file(out / "index.html", landing_page(parent.site_name, order))
     manifest.save()
@@ -180,12 +194,12 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
 
 
 def zensical_job(parent: ParentConfig, version: str, site_releases: list[Release], work: Path,
-                 site_dir: Path, options: BuildSiteOptions) -> BuildJob:
+                 site_dir: Path, options: BuildSiteOptions, site_url: str) -> BuildJob:
     """The job that builds one release with Zensical (``sitebuild.zensical``)."""
     job_file = work / "zensical-job.json"
     ZensicalJob(str(parent.path), version, [(r.version, r.source) for r in site_releases],
                 str(work / "zensical"), str(site_dir), str(options.cache_dir.resolve()),
-                options.offline, list(options.groups), options.site_url).save(job_file)
+                options.offline, list(options.groups), site_url).save(job_file)
     return BuildJob(version, job_file, tuple(job_command(job_file)))
 
 
@@ -202,6 +216,28 @@ def check_links(out: Path, built: list[str], staging_prefix: str) -> None:
         shown = "; ".join(str(b) for b in broken[:3])
         raise GeneratorError(f"{len(broken)} broken internal link(s) in the built site: {shown}"
                              + (" …" if len(broken) > 3 else ""))
+
+
+def _site_url(url: str, releases: int) -> str:
+    if not url:
+        if releases > 1:
+            raise UsageError("the version selector keeps the page only when the site's URL is "
+                             "known: pass --site-url https://HOST/PATH/ (or set site_url in the "
+                             "MkDocs config)")
+        return ""
+    try:
+        return site_url_of(url)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _write_alias(out: Path, newest: str) -> None:
+    """``out/latest/``: a redirect to the newest release's page for each of its pages."""
+    staging = out / f"{STAGING_PREFIX}{LATEST_ALIAS}"
+    remove_dir(staging)
+    for page, text in alias_pages(html_pages(out / newest), newest).items():
+        write_file(staging / page, text)
+    swap_dir(staging, out / LATEST_ALIAS)
 
 
 def _last_error(output: str) -> str:

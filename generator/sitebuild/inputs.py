@@ -3,7 +3,7 @@
 A release is rebuilt when its key changes. The key covers: the sha256 of its source, the
 generator (version and code), the templates, the MkDocs config it inherits, the hand-written
 pages, the MkDocs, Material, Pygments (the snippets' lexers) and Jinja2 versions, the list of
-releases in the site (pages link across releases) and the group filter.
+releases in the site (pages link across releases), the group filter and the site URL.
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ class SiteInputs:
     """(version, source spec) of every release in the site."""
     groups: tuple[str, ...] = ()
     builder: str = "mkdocs"
+    site_url: str = ""
+    """Where the site is published (sitemaps, canonical links)."""
 
     def digest(self) -> str:
         parts = {
@@ -55,6 +57,7 @@ class SiteInputs:
             "jinja2": _dist_version("jinja2"),
             "releases": [list(r) for r in self.releases],
             "groups": list(self.groups),
+            "site_url": self.site_url,
         }
         if self.builder != "mkdocs":  # keys of MkDocs builds stay those of earlier versions
             parts["builder"] = [self.builder, _dist_version(self.builder)]

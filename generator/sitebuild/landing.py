@@ -1,10 +1,11 @@
-"""The files at the root of a published site: ``versions.json`` and the landing page. Pure."""
+"""The files at the root of a published site: ``versions.json``, the landing page and the alias
+directory (``latest/``) that redirects every page to the newest release. Pure."""
 
 from __future__ import annotations
 
 import html
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 LATEST_ALIAS = "latest"
 
@@ -43,6 +44,53 @@ def landing_page(site_name: str, versions_newest_first: Sequence[str]) -> str:
   <ul>
 {items}
   </ul>
+</body>
+</html>
+"""
+
+
+def site_url_of(url: str) -> str:
+    """A site URL as ``build-site`` uses it (``https://org.github.io/repo/``): http(s), absolute,
+    ending in ``/``; raises ``ValueError`` otherwise."""
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+        raise ValueError(f"site URL must be an absolute http(s) URL without query or fragment: {url!r}")
+    return url.strip().rstrip("/") + "/"
+
+
+def release_site_url(site_url: str, version: str) -> str:
+    """The ``site_url`` of one release's site: ``https://org.github.io/repo/1.32/``."""
+    return f"{site_url}{version}/"
+
+
+def alias_pages(pages: Iterable[str], version: str, alias: str = LATEST_ALIAS) -> dict[str, str]:
+    """Redirect pages of the alias directory: for each HTML page of release ``version`` (paths
+    below its directory, ``core/v1/pod/index.html``), a page at the same path below ``alias/``
+    that sends the reader to the release's page, keeping ``?query`` and ``#fragment``."""
+    out = {}
+    for page in pages:
+        depth = page.count("/")
+        target = "../" * (depth + 1) + version + "/" + page.removesuffix("index.html")
+        out[page] = _redirect(html.escape(target, quote=True), json.dumps(target).replace("<", "\\u003c"),
+                              version, alias)
+    return out
+
+
+def _redirect(target_attr: str, target_js: str, version: str, alias: str) -> str:
+    return f"""<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Kubernetes {html.escape(version)} ({html.escape(alias)})</title>
+  <meta name="robots" content="noindex">
+  <meta http-equiv="refresh" content="0; url={target_attr}">
+  <link rel="canonical" href="{target_attr}">
+  <script>location.replace({target_js} + location.search + location.hash)</script>
+</head>
+<body>
+  <p><a href="{target_attr}">Kubernetes {html.escape(version)}</a> ({html.escape(alias)})</p>
 </body>
 </html>
 """

@@ -33,8 +33,8 @@ from generator.output.writer import sync_tree, write_file
 from generator.render.raw_html import source_relative
 from generator.sitebuild.release_config import PLUGIN, ParentConfig
 from generator.sources import SourceOptions
+from generator.views.nav import ABOUT_TITLE, RELEASES_MARKER, releases_list, rename_in_nav
 from generator.views.nav import DOCS_HOME_IN_RELEASE_LAYOUT as DOCS_HOME
-from generator.views.nav import RELEASES_MARKER, releases_list, rename_in_nav
 
 
 @dataclass(frozen=True)
@@ -146,7 +146,7 @@ def zensical_config(parent: ParentConfig, nav: list[Any], job: ZensicalJob) -> s
     data.update({
         "docs_dir": "docs",
         "site_dir": "site",
-        "nav": [*nav, *rename_in_nav(own_nav, "index.md", DOCS_HOME)],
+        "nav": [*nav, *rename_in_nav(own_nav, "index.md", DOCS_HOME, ABOUT_TITLE)],
         "plugins": [{name: opts} if opts else name for name, opts in plugins.items()],
         "extra": {**(data.get("extra") or {}), "version": {"provider": "mike", "default": "latest"}},
     })

@@ -16,6 +16,8 @@ RELEASES_MARKER = "<!-- k8s-api-docs:releases -->"
 DOCS_HOME_IN_RELEASE_LAYOUT = "about.md"
 """Where a release site publishes the project's hand-written ``index.md`` (the release home is
 the site home)."""
+ABOUT_TITLE = "About this reference"
+"""Nav title of the hand-written home in a release site (its own title is the site's name)."""
 SPLIT_AFTER = 60
 """An API version with more models than this is split into alphabetical ranges in the nav."""
 RANGE_SIZE = 40
@@ -79,15 +81,18 @@ def releases_list(page: str, page_url: str, built: Sequence[tuple[ApiSpec, SiteP
     return "\n".join(lines)
 
 
-def rename_in_nav(nav: list[Any], old: str, new: str) -> list[Any]:
+def rename_in_nav(nav: list[Any], old: str, new: str, title: str | None = None) -> list[Any]:
     """The nav with every reference to page ``old`` pointing at ``new``; such an entry loses its
-    title (``Home: index.md`` would name the wrong page), so the page's own title is shown."""
+    title (``Home: index.md`` would name the wrong page): ``title`` when given, else the page's
+    own title is shown."""
+    entry: Any = {title: new} if title else new
+
     def rename(item: Any) -> Any:
         if isinstance(item, str):
-            return new if item == old else item
+            return entry if item == old else item
         if isinstance(item, dict):
             if len(item) == 1 and next(iter(item.values())) == old:
-                return new
+                return entry
             return {key: rename(value) for key, value in item.items()}
         if isinstance(item, list):
             return [rename(value) for value in item]

@@ -8,6 +8,7 @@ from typing import Any
 from generator.model.gvk import primary_gvk, stability
 from generator.model.types import COMMON_GROUP, ApiSpec, CrdInfo, GroupVersionKind, Model
 from generator.views.crd import CrdView, NestedSection, crd_view, nested_sections
+from generator.views.lookup import FieldPathBox, field_path_box
 from generator.views.properties import PropertyRow, property_rows
 from generator.views.provenance import DIFFERENCES_ANCHOR, SOURCE_ANCHOR, SourceNote, source_note
 from generator.views.site import SitePlan, page_url, relative
@@ -50,6 +51,8 @@ class ModelPage:
     """Nested objects (field-path tree), each a section with a property table (block ``nested``)."""
     nested_omitted: int = 0
     """Nested objects beyond ``views.site.MAX_SECTIONS``, not shown (the page says how many)."""
+    field_paths: FieldPathBox | None = None
+    """The field-path box above the property table (``views.lookup``)."""
 
 
 @dataclass
@@ -130,6 +133,7 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
         differences_url=f"{home}#{DIFFERENCES_ANCHOR}",
         crd=crd_view(model, api, plan, path),
         nested=nested, nested_omitted=omitted,
+        field_paths=field_path_box(model, api, plan, path),
     )
 
 
