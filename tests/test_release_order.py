@@ -62,7 +62,8 @@ def test_editing_132_rebuilds_dra_change_page_as_the_plugin_computes_it(tmp_path
     def build() -> list[str]:
         return build_site(BuildSiteOptions(
             releases=releases, out=tmp_path / "site", config_file=REPO / "mkdocs.yml",
-            cache_dir=tmp_path / "cache", jobs=1, progress=False)).built
+            cache_dir=tmp_path / "cache", jobs=1, progress=False,
+            site_url="https://example.org/k8s/")).built  # several releases: the switch needs it
 
     assert sorted(build()) == ["1.31", "1.32", "dra"]
     _edit_description(specs["1.32"], "Gadget, as edited in 1.32 only.")
