@@ -44,7 +44,7 @@ def _disk_errors(func: _F) -> _F:
         try:
             return func(*args, **kwargs)
         except OSError as exc:
-            where = exc.filename or (args[0] if args else "")
+            where = args[0] if args else exc.filename or ""  # the directory or file asked for
             raise UsageError(f"cannot write output: {exc.strerror or exc}", Location(str(where))) from None
         except UnicodeDecodeError as exc:
             raise UsageError(f"cannot read a page as UTF-8: {exc.reason}",
