@@ -244,9 +244,11 @@ def type_pattern(schema: dict[str, Any]) -> str:
     return re.escape(f"{schema['type']} ({fmt})" if fmt else schema["type"])
 
 
-ROW = re.compile(r'<tr id="field-[a-z0-9-]+"><td><code>([^<]*)</code></td>'
+ROW = re.compile(r'<tr id="(field-[a-z0-9-]+)"><td><a class="k8s-field-link" href="#(field-[a-z0-9-]+)" '
+                 r'aria-label="Link to this field">#</a><code>([^<]*)</code></td>'
                  r"<td>(.*?)</td><td>(.*?)</td><td>(.*?)</td></tr>")
-"""A row of the Properties table: field, type, description, notes."""
+"""A row of the Properties table (``<wbr>`` break points removed): its id, the id its link icon
+points at, field, type, description, notes."""
 
 
 @fuzz(30)
@@ -269,7 +271,9 @@ def test_valid_documents_give_a_page_per_definition_with_a_row_per_property(
         schema = definitions[name]
         assert page.startswith(f"# {name.rsplit('.', 1)[-1]}\n"), page[:80]
         assert schema["description"] in page
-        rows = {m[1]: m.groups()[1:] for m in ROW.finditer(page)}
+        found = list(ROW.finditer(page.replace("<wbr>", "")))
+        assert all(m[1] == m[2] for m in found), path  # each row links to itself
+        rows = {m[3]: m.groups()[3:] for m in found}
         assert sorted(rows) == sorted(schema["properties"]), path
         for prop, prop_schema in schema["properties"].items():
             type_cell, description, notes = rows[prop]

@@ -114,14 +114,14 @@ def test_a_stage_said_of_a_value() -> None:
     text = ("Possible values are:\n- Fail: fails.\n- FailIndex: marks the index failed.\n  This value "
             "is alpha-level. It can be used when the\n  `FooBar` feature gate is enabled.")
     assert feature_gates(text) == (FeatureGate("FooBar", "alpha", of_value=True),)
-    assert ">alpha value · feature gate FooBar<" in gate_badge(feature_gates(text)[0])
+    assert ">alpha value · feature gate Foo<wbr>Bar<" in gate_badge(feature_gates(text)[0])
 
 
 def test_badges() -> None:
     assert gate_badge(FeatureGate("FooBar", "beta")) == (
-        '<span class="k8s-badge k8s-beta" title="feature gate">beta · feature gate FooBar</span>')
+        '<span class="k8s-badge k8s-beta" title="feature gate">beta · feature gate Foo<wbr>Bar</span>')
     assert ">alpha field<" in gate_badge(FeatureGate("", "alpha"))
-    assert gate_badge(FeatureGate("FooBar", "")).endswith(">feature gate FooBar</span>")
+    assert gate_badge(FeatureGate("FooBar", "")).endswith(">feature gate Foo<wbr>Bar</span>")
     assert "<b>" not in gate_badge(FeatureGate("Foo<b>Bar", "alpha"))  # untrusted text stays text
 
 

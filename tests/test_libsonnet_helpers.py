@@ -204,7 +204,8 @@ def test_pages_list_their_helpers_with_arguments(release, default_pages, api_131
         helpers = _helpers(index)
         assert helpers, name
         assert section.helper_count == len(helpers)
-        text = default_pages.pages[path].split("## Builder functions", 1)[1]
+        # identifiers carry <wbr> break points (issue 15): compare the text without them
+        text = default_pages.pages[path].split("## Builder functions", 1)[1].replace("<wbr>", "")
         for fn in helpers:
             label = inline(f"fn {fn.signature}")
             assert f'<li><a href="#{fn.anchor}">{label}</a>' in text, (name, fn.signature)

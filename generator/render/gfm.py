@@ -161,7 +161,8 @@ def notes(row: Any) -> str:
     history = row.history
     if history is not None:
         if history.since:
-            where = f" ({cell(history.since_api_version)})" if history.since_api_version else ""
+            where = (f" ({cell(', '.join(history.since_api_versions))})"
+                     if history.since_api_versions else "")
             parts.append(f"since {cell(history.since)}{where}")
         if history.changes:
             changed = "; ".join(c.summary for c in history.changes)

@@ -61,8 +61,11 @@ def field_paths(api: ApiSpec, plan: SitePlan) -> dict[str, object]:
 
 
 def field_paths_json(api: ApiSpec, plan: SitePlan) -> str:
-    return json.dumps(field_paths(api, plan), sort_keys=True, separators=(",", ":"),
-                      ensure_ascii=False) + "\n"
+    """The release's field paths as JSON; ``<``, ``>`` and ``&`` of spec names are written as
+    ``\\u003c``…, so the file holds no markup even when served or shown as text."""
+    text = json.dumps(field_paths(api, plan), sort_keys=True, separators=(",", ":"),
+                      ensure_ascii=False)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") + "\n"
 
 
 @dataclass(frozen=True, slots=True)
