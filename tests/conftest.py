@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +122,11 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     return root / "site"
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Debian Chromium for the browser tests (``browserkit.chromium``)."""
+    from browserkit import chromium
+
+    yield from chromium()

@@ -6,66 +6,26 @@ test never touches the network. Skipped when Chromium or Playwright is missing, 
 
 from __future__ import annotations
 
-import functools
 import re
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import IN_CI, REPO
+from browserkit import serve, served
+from conftest import REPO
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--no-first-run", "--disable-sync"]
 STATUS_132 = "1.32/resource/v1beta1/resourceClaimStatus/"
 SCREENSHOT = REPO / "test-output" / "1.32-resource-v1beta1-resourceClaimStatus.png"
 
 
-def _missing(reason: str) -> None:
-    if IN_CI:
-        pytest.fail(f"CI must run the browser test: {reason} (tests/setup_extras.py installs it)")
-    pytest.skip(reason)
-
-
-class _QuietHandler(SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-class _QuietServer(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass  # the browser drops connections it no longer needs
-
 
 @pytest.fixture(scope="module")
 def site_url(built_site: Path) -> Iterator[str]:
-    handler = functools.partial(_QuietHandler, directory=str(built_site))
-    httpd = _QuietServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    yield from served(built_site)
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        _missing(f"{CHROMIUM} is not installed")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("the playwright package is not installed")
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Tab:
@@ -181,10 +141,8 @@ def test_dark_light_toggle(tab: Tab) -> None:
 
 def test_hostile_spec_runs_no_script_in_the_browser(browser: Any, hostile_site: Path) -> None:
     """Pages and search results of the hostile fixture spec open no dialog and run nothing."""
-    handler = functools.partial(_QuietHandler, directory=str(hostile_site))
-    httpd = _QuietServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    t = Tab(browser, f"http://127.0.0.1:{httpd.server_address[1]}/")
+    httpd, origin = serve(hostile_site)
+    t = Tab(browser, origin + "/")
     dialogs: list[str] = []
     t.page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
     try:

@@ -3,20 +3,19 @@ columns show. Built from the Gateway API v1.2.0 CRDs (``../shared``)."""
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import shutil
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browserkit import served
 from conftest import REPO, SHARED, need_shared
-from test_browser import Tab, _QuietHandler, _QuietServer, browser  # noqa: F401 (fixture)
+from test_browser import Tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.shared]
 PAGE = "gateway-v1.2.0/gateway.networking.k8s.io/v1/httpRoute/"
@@ -41,16 +40,11 @@ def crd_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def crd_url(crd_site: Path) -> Iterator[str]:
-    handler = functools.partial(_QuietHandler, directory=str(crd_site))
-    httpd = _QuietServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    yield from served(crd_site)
 
 
 @pytest.fixture()
-def crd_tab(browser: Any, crd_url: str) -> Iterator[Tab]:  # noqa: F811
+def crd_tab(browser: Any, crd_url: str) -> Iterator[Tab]:
     t = Tab(browser, crd_url)
     yield t
     t.context.close()

@@ -30,13 +30,15 @@ MAX_DIFF_LINES = 400
 """A report longer than this is cut (a template change can touch every page)."""
 
 CASES: dict[str, list[str]] = {
-    spec.stem: ["--version", "x", "--source", str(spec)]
+    spec.stem: ["--version", "x", "--source", f"specs/{spec.name}"]
     for spec in sorted((FIXTURES / "specs").glob("*.json"))
 }
 CASES["gadget-versions"] = [
-    "--version", "1.0", "--source", str(FIXTURES / "versions" / "gadget-old.json"),
-    "--version", "1.1", "--source", str(FIXTURES / "versions" / "gadget-new.json"),
+    "--version", "1.0", "--source", "versions/gadget-old.json",
+    "--version", "1.1", "--source", "versions/gadget-new.json",
 ]
+"""Sources are given relative to ``tests/fixtures`` (the working directory of the run), so pages
+that name their source are the same in every checkout."""
 
 
 def read_tree(root: Path) -> dict[str, str]:
@@ -69,7 +71,13 @@ def golden_report(case: str, golden: Mapping[str, str], generated: Mapping[str, 
 
 
 def generate_case(case: str, out: Path) -> dict[str, str]:
-    assert main(["generate", *CASES[case], "--history", "site", "--out", str(out), "-q"]) == 0
+    cwd = Path.cwd()
+    os.chdir(FIXTURES)
+    try:
+        assert main(["generate", *CASES[case], "--history", "site", "--out", str(out.resolve()),
+                     "-q"]) == 0
+    finally:
+        os.chdir(cwd)
     return read_tree(out)
 
 

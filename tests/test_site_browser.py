@@ -7,24 +7,19 @@ critical accessibility violation. Skipped without Chromium/Playwright/axe-core, 
 
 from __future__ import annotations
 
-import functools
 import re
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import IN_CI, REPO
+from browserkit import QuietHandler, missing, served
+from conftest import REPO
 from setup_extras import AXE_JS
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--no-first-run", "--disable-sync"]
 PREFIX = "/docs/"
 SITE_URL = "https://docs.example.org/docs/"
 """The ``--site-url`` of the published test site: another host than the test server on purpose
@@ -32,13 +27,8 @@ SITE_URL = "https://docs.example.org/docs/"
 SCREENS = REPO / "test-output" / "screens"
 
 
-def _missing(reason: str) -> None:
-    if IN_CI:
-        pytest.fail(f"CI must run the browser tests: {reason} (tests/setup_extras.py installs it)")
-    pytest.skip(reason)
 
-
-class _Handler(SimpleHTTPRequestHandler):
+class _Handler(QuietHandler):
     """Serves ``directory`` under ``/docs/`` only (as a GitHub Pages project site)."""
 
     def translate_path(self, path: str) -> str:
@@ -47,21 +37,6 @@ class _Handler(SimpleHTTPRequestHandler):
             return str(Path(self.directory) / "\0missing")
         return super().translate_path("/" + path[len(PREFIX):])
 
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass
-
-
-def serve(root: Path, handler: type[SimpleHTTPRequestHandler]) -> tuple[_Server, str]:
-    httpd = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(root)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}"
 
 
 @pytest.fixture(scope="module")
@@ -79,24 +54,8 @@ def published_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def published(published_root: Path) -> Iterator[str]:
     """``published_root`` served under ``/docs/``; its base URL."""
-    httpd, origin = serve(published_root, _Handler)
-    yield origin + PREFIX
-    httpd.shutdown()
-    httpd.server_close()
+    yield from served(published_root, _Handler, PREFIX)
 
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        _missing(f"{CHROMIUM} is not installed")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("the playwright package is not installed")
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
 
 
 class Tab:
@@ -349,7 +308,7 @@ AXE_PAGES = ("1.32/core/v1/pod/", "1.32/changes/", "1.32/")
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_no_serious_or_critical_violations(browser: Any, published: str, scheme: str) -> None:
     if not AXE_JS.is_file():
-        _missing(f"axe-core is not installed ({AXE_JS})")
+        missing(f"axe-core is not installed ({AXE_JS})")
     t = Tab(browser, published, scheme=scheme)
     try:
         found = {}

@@ -9,17 +9,15 @@ missing Zensical skips these tests, except in CI.
 
 from __future__ import annotations
 
-import functools
 import importlib.util
 import json
 import re
-import threading
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
+from browserkit import served
 from conftest import IN_CI, REPO
 from linkcheck import broken_links
 
@@ -145,52 +143,15 @@ def test_a_broken_link_fails_the_build_and_keeps_the_published_site(tmp_path: Pa
 
 # -- the version selector in a browser -------------------------------------------------------
 
-CHROMIUM = Path("/usr/bin/chromium")
-LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--no-first-run", "--disable-sync"]
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-
-    def handle_error(self, request: object, client_address: object) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
-def served(built: Built) -> Iterator[str]:
-    httpd = _Server(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(built.site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        if IN_CI:
-            pytest.fail(f"CI must run the browser tests: {CHROMIUM} is missing")
-        pytest.skip(f"{CHROMIUM} is not installed")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if IN_CI:
-            pytest.fail("CI must run the browser tests: playwright is missing")
-        pytest.skip("the playwright package is not installed")
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
-        yield chromium
-        chromium.close()
+def site(built: Built) -> Iterator[str]:
+    yield from served(built.site)
 
 
 @pytest.mark.browser
-def test_version_selector_switches_131_to_132_on_the_same_page(browser: Any, served: str) -> None:
+def test_version_selector_switches_131_to_132_on_the_same_page(browser: Any, site: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     foreign: list[str] = []
 
@@ -198,12 +159,12 @@ def test_version_selector_switches_131_to_132_on_the_same_page(browser: Any, ser
         foreign.append(route.request.url)
         route.abort()
 
-    context.route(re.compile(r"^(?!" + re.escape(served) + ")"), refuse)
+    context.route(re.compile(r"^(?!" + re.escape(site) + ")"), refuse)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:
-        page.goto(served + "1.31/" + STATUS, wait_until="load")
+        page.goto(site + "1.31/" + STATUS, wait_until="load")
         page.locator(".md-version__current").wait_for(state="visible", timeout=30_000)
         assert page.locator(".md-version__current").inner_text().strip() == "1.31"
         page.locator(".md-version").hover()

@@ -21,8 +21,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-_URL = re.compile(r"https?://[^\s<>\"'`|\\\[\]{}]+", re.IGNORECASE)
-_CODE = re.compile(r"`([^`\n]+)`")
+from generator.render.markup import inline_tokens
+
 _BULLET = re.compile(r"^\s*[-*•]\s+(.*)$")
 _BACKTICKS = re.compile(r"`+")
 _ESCAPE = {ord(ch): "\\" + ch for ch in "\\`*_{}[]<>#|~$&"} | {0: "\ufffd"}
@@ -66,12 +66,7 @@ def _inline_parts(text: str, in_table: bool) -> str:
         return escape(text)
     out: list[str] = []
     pos = 0
-    tokens = sorted(
-        [(m.start(), m.end(), "code", m) for m in _CODE.finditer(text)]
-        + [(m.start(), m.end(), "url", m) for m in _URL.finditer(text)],
-        key=lambda t: (t[0], -t[1]),
-    )
-    for start, end, kind, match in tokens:
+    for start, end, kind, match in inline_tokens(text):
         if start < pos:
             continue
         out.append(escape(text[pos:start]))

@@ -28,17 +28,23 @@ def _link(url: str) -> tuple[str, str]:
     return f'<a href="{href}">{_entities(stripped)}</a>', rest
 
 
+def inline_tokens(text: str) -> list[tuple[int, int, str, re.Match[str]]]:
+    """The code spans (`` `x` ``) and http(s) URLs of untrusted ``text``, as (start, end, ``code``
+    or ``url``, match) in reading order, the longer first where two start together; callers skip
+    a token that starts inside the previous one. One reading for every output format."""
+    return sorted(
+        [(m.start(), m.end(), "code", m) for m in _CODE.finditer(text)]
+        + [(m.start(), m.end(), "url", m) for m in _URL.finditer(text)],
+        key=lambda t: (t[0], -t[1]),
+    )
+
+
 def _inline_parts(text: str) -> str:
     if "`" not in text and "://" not in text:
         return text.translate(_TABLE)
     out: list[str] = []
     pos = 0
-    tokens = sorted(
-        [(m.start(), m.end(), "code", m) for m in _CODE.finditer(text)]
-        + [(m.start(), m.end(), "url", m) for m in _URL.finditer(text)],
-        key=lambda t: (t[0], -t[1]),
-    )
-    for start, end, kind, match in tokens:
+    for start, end, kind, match in inline_tokens(text):
         if start < pos:
             continue
         out.append(_entities(text[pos:start]))
