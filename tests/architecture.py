@@ -31,16 +31,13 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "sitebuild": ("mkdocs", "cli"),
     "errors": ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "build",
                "output", "mkdocs", "sitebuild", "config", "cli"),
+    "atomic": ("errors", "sources", "model", "analysis", "libsonnet", "examples", "views", "render",
+               "build", "output", "mkdocs", "sitebuild", "config", "cli"),
 }
 """``sources`` and ``model`` import nothing above them; the analyses, the k8s-libsonnet engine and
 the example generators never import views, rendering or the entry points; views never import
 rendering; only ``build`` wires the layers, and only the entry points (``mkdocs``, ``sitebuild``,
 ``cli``) use ``build``."""
-
-
-SHARED: frozenset[str] = frozenset({"generator.output.atomic"})
-"""Modules every layer may import: ``output.atomic`` is the one atomic write of a file or
-directory, standard library only (the download cache of ``sources`` is written through it)."""
 
 
 @dataclass(frozen=True)
@@ -106,7 +103,7 @@ def layer_violations(graph: Mapping[str, Mapping[str, int]],
     for importer, edges in sorted(graph.items()):
         rules = forbidden.get(layer_of(importer), ())
         for imported, line in sorted(edges.items()):
-            if layer_of(imported) in rules and imported not in SHARED:
+            if layer_of(imported) in rules:
                 found.append(Violation(importer, imported, line,
                                        f"{layer_of(importer)} must not import {layer_of(imported)}"))
     return found

@@ -20,16 +20,16 @@ from pathlib import Path
 
 import pytest
 
+from generator.atomic import atomic_write
 from generator.cli import main
 from generator.errors import SpecError, UsageError
-from generator.output.atomic import atomic_write
 from generator.sources.fetch import fetch
 
 SPEC = json.dumps({"swagger": "2.0", "definitions": {
     "com.example.gadgets.v1.Gadget": {"type": "object", "description": "A gadget served over HTTP.",
                                       "properties": {"size": {"type": "integer"}}}}}).encode()
 SPEC_SHA = hashlib.sha256(SPEC).hexdigest()
-atomic_module = importlib.import_module("generator.output.atomic")  # the one atomic write
+atomic_module = importlib.import_module("generator.atomic")  # the one atomic write
 fetch_module = importlib.import_module("generator.sources.fetch")
 
 

@@ -1,3 +1,3 @@
-"""Disk: the only modules that write the generated trees (``atomic``: the one atomic write of a
-file or a directory; ``writer``: per-release swaps for ``generate``, write-if-changed sync for the
-plugin) and the comparison of a generated tree with a committed one (``check``)."""
+"""Disk: the only modules that write the generated trees (``writer``: per-release swaps for
+``generate``, write-if-changed sync for the plugin, through ``generator.atomic``) and the comparison
+of a generated tree with a committed one (``check``)."""

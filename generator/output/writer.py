@@ -1,4 +1,4 @@
-"""The only module that writes the generated trees (through ``output.atomic``).
+"""The only module that writes the generated trees (through ``generator.atomic``).
 
 - ``replace_releases``: ``generate``'s output: each release directory ``DIR/<release>/`` is built in
   a temporary sibling of ``DIR`` and swapped in; other releases in ``DIR`` stay. An interrupted
@@ -19,9 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
+from generator.atomic import atomic_write
+from generator.atomic import swap_dir as _atomic_swap_dir
 from generator.errors import Location, UsageError
-from generator.output.atomic import atomic_write
-from generator.output.atomic import swap_dir as _atomic_swap_dir
 
 __all__ = ["MANAGED_MARKER", "check_relative", "claim_dir", "page_format_of", "read_tree",
            "remove_dir", "replace_releases", "replace_tree", "swap_dir", "sync_tree", "write_file",

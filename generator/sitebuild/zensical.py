@@ -24,11 +24,11 @@ from typing import Any
 
 import yaml
 
+from generator.atomic import atomic_write
 from generator.build.pipeline import generate
 from generator.build.state import GeneratedSite
 from generator.config import Release, VersionsOptions
 from generator.errors import GeneratorError
-from generator.output.atomic import atomic_write
 from generator.output.writer import sync_tree, write_file
 from generator.render.raw_html import source_relative
 from generator.sitebuild.release_config import PLUGIN, ParentConfig

@@ -11,8 +11,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from generator.atomic import atomic_write
 from generator.errors import Location, SpecError, UsageError, one_line
-from generator.output.atomic import atomic_write
 from generator.sources.reader import MAX_SPEC_BYTES
 
 TIMEOUT_SECONDS = 30.0
