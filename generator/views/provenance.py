@@ -10,12 +10,12 @@ from functools import cache
 from generator.model.types import ApiSpec
 from generator.sources import known_differences as listed
 from generator.sources.base import Provenance
+from generator.sources.known_differences import KnownDifference
 
 SOURCE_ANCHOR = "source"
 """Id of the release home's "Source" heading."""
 DIFFERENCES_ANCHOR = "known-differences-from-upstream"
 """Id of its "Known differences from upstream" heading (bundled releases)."""
-README_SECTION = "Known differences between sources"
 
 _CHECKED = {
     "shipped": "matches the digest k8s-api-docs ships for {tag}",
@@ -24,16 +24,6 @@ _CHECKED = {
     "pinned": "matches the #sha256= pin",
 }
 
-
-@dataclass(frozen=True)
-class Difference:
-    """One known difference between bundled data and upstream (``sources.known_differences``)."""
-
-    definition: str
-    field: str
-    aspect: str
-    bundled: str
-    upstream: str
 
 
 @dataclass(frozen=True)
@@ -56,9 +46,8 @@ class SourceNote:
     """The Kubernetes release of bundled data (``1.32``)."""
     upstream_spec: str = ""
     """The source that gives the exact upstream text instead (``upstream:1.32``)."""
-    differences: tuple[Difference, ...] | None = None
-    """The known differences of a snapshot; ``None`` when this build has no list of them (the
-    README section ``README_SECTION`` is the list then)."""
+    differences: tuple[KnownDifference, ...] = ()
+    """The known differences of a snapshot (``sources.known_differences``)."""
     compared: bool = False
     """Whether the list covers this release (the snapshot was compared with upstream)."""
 
@@ -89,9 +78,7 @@ def _note(p: Provenance, label: str) -> SourceNote:
     return SourceNote(f"{what} {p.file or label}", p.sha256, file=p.file)
 
 
-def known_differences(release: str) -> tuple[tuple[Difference, ...] | None, bool]:
+def known_differences(release: str) -> tuple[tuple[KnownDifference, ...], bool]:
     """(The known differences between ``release``'s bundled data and upstream, whether that
     release was compared) from the project's list (``sources.known_differences``)."""
-    found = tuple(Difference(d.definition, d.field, d.aspect, d.bundled, d.upstream)
-                  for d in listed.differences_for(release))
-    return found, release in listed.COMPARED_RELEASES
+    return listed.differences_for(release), release in listed.COMPARED_RELEASES
