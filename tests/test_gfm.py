@@ -188,3 +188,19 @@ def test_gfm_template_override_extends_its_base(tmp_path: Path, capsys: pytest.C
     wrapper.write_text('{% extends "pages/model.md.j2" %}\n', encoding="utf-8")
     assert main([*args, "--format", "gfm", "--out", str(tmp_path / "gfm")]) == 2
     assert 'extend "pages/_base/model.md.j2" instead' in capsys.readouterr().err
+
+
+def test_stage_notes_read_as_the_html_badges() -> None:
+    """A stage without a named gate, or said of a value, reads as on the MkDocs pages."""
+    from types import SimpleNamespace
+
+    from generator.analysis.gates import FeatureGate
+
+    def row(*gates: FeatureGate) -> Any:
+        return SimpleNamespace(required=False, notes=(), code_notes=(), gates=gates, history=None)
+
+    assert gfm.notes(row(FeatureGate("", "alpha"))) == "optional; alpha field"
+    assert gfm.notes(row(FeatureGate("FooBar", "beta"))) == "optional; beta · feature gate `FooBar`"
+    assert gfm.notes(row(FeatureGate("FooBar", "alpha", of_value=True))) == (
+        "optional; alpha value · feature gate `FooBar`")
+    assert gfm.notes(row(FeatureGate("FooBar", ""))) == "optional; feature gate `FooBar`"

@@ -150,9 +150,13 @@ def notes(row: Any) -> str:
     parts += [cell(n) for n in row.notes]
     for label, values in row.code_notes:
         parts.append(f"{cell(label)}: " + ", ".join(code(v, in_table=True) for v in values))
-    for gate in row.gates:
-        stage = f"{gate.stage} " if gate.stage else ""
-        parts.append(f"{cell(stage)}feature gate {code(gate.name, in_table=True)}")
+    for gate in row.gates:  # the words of render.env.gate_badge, as text
+        subject = " value" if gate.of_value else ""
+        if not gate.name:
+            parts.append(cell(f"{gate.stage}{subject or ' field'}"))
+            continue
+        stage = f"{cell(gate.stage + subject)} · " if gate.stage else ""
+        parts.append(f"{stage}feature gate {code(gate.name, in_table=True)}")
     history = row.history
     if history is not None:
         if history.since:
