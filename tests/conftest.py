@@ -34,8 +34,9 @@ HOSTILE = FIXTURES / "hostile" / "hostile.json"
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
 
 
-WHOLE_SITE_FIXTURES = frozenset({"built_site", "built_site_pages"})
-"""Fixtures that build the whole default site (``mkdocs build`` of real releases)."""
+WHOLE_SITE_FIXTURES = frozenset({"built_site", "built_site_pages", "published_root"})
+"""Fixtures that build a whole site of real releases (``mkdocs build`` of the default site, or
+``build-site`` of 1.31 + 1.32 for the browser tests of the published site)."""
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
