@@ -31,7 +31,7 @@ from generator.views.lookup import FIELD_PATHS, field_paths_json
 from generator.views.nav import release_nav
 from generator.views.pages import IndexPage, Link
 from generator.views.site import SitePlan, plan_site, relative
-from generator.views.versions import Releases, VersionsHook
+from generator.views.versions import PublishedReleases, VersionsHook
 
 __all__ = ["build", "generate", "load_api", "release_digest", "select_groups"]
 
@@ -65,7 +65,7 @@ def _package_index(version: str) -> ReleaseIndex:
     return index_fields(field_names(version))
 
 
-def change_pages(version: str, site: Releases, config: SiteConfig) -> list[ChangesPage]:
+def change_pages(version: str, site: PublishedReleases, config: SiteConfig) -> list[ChangesPage]:
     """Change pages of rendered release ``version`` (see ``incremental.change_olds``)."""
     plan, api = site.plans[version], site.apis[version]
     pages = []
@@ -201,7 +201,7 @@ def _render(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environmen
     published = None
     if versions.enabled:
         known = {v: r.index for v, r in loaded.items()}
-        published = Releases(apis, plans, release_timeline(apis.values(), versions.history, known))
+        published = PublishedReleases(apis, plans, release_timeline(apis.values(), versions.history, known))
         hooks = [VersionsHook(published), *hooks]
     rendered: list[str] = []
     for i, version in enumerate(config.rendered):
