@@ -7,9 +7,8 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,18 +16,12 @@ from generator import __version__
 from generator.analysis.diff import SEVERITIES, STABILITIES
 from generator.config import PAGE_FORMATS
 from generator.errors import GeneratorError, UsageError, one_line
-from generator.sources import (
-    DEFAULT_CACHE,
-    KV_PREFIX,
-    SOURCE_KINDS,
-    UPSTREAM_PREFIX,
-    SourceOptions,
-    default_source,
-)
+from generator.sources import DEFAULT_CACHE, SOURCE_KINDS
 from generator.sources.upstream import LOCK_NAME, MIRROR_ENV, spec_mirror
 
 if TYPE_CHECKING:
-    from generator.config import VersionsOptions
+    from generator.config import SiteConfig
+    from generator.sources import SourceOptions
 
 # The pipeline (and Jinja) are imported by the commands that render: ``diff`` stays fast.
 FORMATS = ("text", "markdown", "json", "github")
@@ -232,94 +225,69 @@ def add_site_options(p: argparse.ArgumentParser) -> None:
                    help="no Other versions line, field history or change pages")
 
 
-def _versions_options(args: argparse.Namespace) -> VersionsOptions:
-    from generator.config import VersionsOptions
+def _config(args: argparse.Namespace, page_format: str) -> SiteConfig:
+    """The site config of ``generate``/``check`` options."""
+    from generator.config import cli_config
 
-    pairs = []
-    for pair in args.change_pairs:
-        old, sep, new = pair.partition(":")
-        if not sep or not old or not new:
-            raise UsageError(f"--changes wants OLD:NEW, got {pair!r}")
-        if new not in args.versions:
-            raise UsageError(f"--changes {pair}: {new} is not a --version")
-        pairs.append((old, new))
-    return VersionsOptions(enabled=not args.no_versions, history=args.history,
-                           change_pairs=tuple(pairs))
+    return cli_config(args.versions, args.sources, kind=args.source_kind, crds=args.crds,
+                      source_options=_options(args), templates=args.templates, lenient=args.lenient,
+                      history=args.history, change_pairs=args.change_pairs,
+                      no_versions=args.no_versions, page_format=page_format)
 
 
 def _options(args: argparse.Namespace) -> SourceOptions:
-    return SourceOptions(cache_dir=args.cache_dir, offline=args.offline,
-                         spec_mirror=spec_mirror(args.spec_mirror),
-                         lock_file=args.lock or Path(LOCK_NAME))
+    from generator.config import cli_source_options
+
+    return cli_source_options(args.cache_dir, args.offline, args.spec_mirror, args.lock)
+
+
+def _print_diagnostics(diagnostics: Iterable[object]) -> None:
+    for diagnostic in diagnostics:
+        print(diagnostic, file=sys.stderr)
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from generator.build.pipeline import generate
-    from generator.config import pair_releases
+    from generator.build.pipeline import build
     from generator.output.writer import replace_releases
     from generator.views.site import version_dir
 
-    releases = pair_releases(args.versions, args.sources, args.source_kind, args.crds)
-    page_format = args.page_format or "mkdocs"
-    site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
-                    versions=_versions_options(args), page_format=page_format)
-    for diagnostic in site.diagnostics:
-        print(diagnostic, file=sys.stderr)
-    replace_releases(args.out, site.pages, [version_dir(r.version) for r in releases], page_format)
+    config = _config(args, args.page_format or "mkdocs")
+    site, _ = build(config)
+    _print_diagnostics(site.diagnostics)
+    replace_releases(args.out, site.pages, [version_dir(v) for v in config.rendered],
+                     config.page_format)
     if not args.quiet:
         pages = sum(1 for path in site.pages if path.endswith(".md"))  # + each release's fieldpaths.json
-        print(f"wrote {pages} pages for {len(releases)} release(s) to {args.out}")
+        print(f"wrote {pages} pages for {len(config.releases)} release(s) to {args.out}")
     return EXIT_OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from generator.build.pipeline import load_api
+    from generator.build.load import load_api
     from generator.config import pair_releases
 
     releases = pair_releases(args.versions, args.sources, args.source_kind, args.crds)
     if len(releases) != 1:
         raise GeneratorError("export takes exactly one --version")
     api, diagnostics = load_api(releases[0], _options(args), lenient=args.lenient)
-    for diagnostic in diagnostics:
-        print(diagnostic, file=sys.stderr)
+    _print_diagnostics(diagnostics)
     json.dump(api.to_dict(), sys.stdout, indent=1, sort_keys=False, ensure_ascii=False)
     sys.stdout.write("\n")
     return EXIT_OK
 
 
-def diff_release(spec: str) -> tuple[str, str]:
-    """(label, source spec): ``1.31`` → kubernetes-validate 1.31; ``kubernetes-validate:1.31``;
-    ``upstream:1.32`` (labelled ``1.32``); else a path or URL labelled by its file name."""
-    if re.fullmatch(r"\d+\.\d+", spec):
-        return spec, default_source(spec)
-    if spec.startswith(KV_PREFIX):
-        return spec[len(KV_PREFIX):], spec
-    if spec.startswith(UPSTREAM_PREFIX):
-        return spec[len(UPSTREAM_PREFIX):], spec
-    return spec.rstrip("/").rsplit("/", 1)[-1].partition("#")[0] or spec, spec
-
-
 def cmd_diff(args: argparse.Namespace) -> int:
-    from generator.analysis.crd_diff import with_crd_changes
-    from generator.analysis.diff import DiffFilter, diff_apis, filter_diff
-    from generator.model.normalize import build_api
+    from generator.analysis.diff import DiffFilter
+    from generator.build.compare import diff_releases
+    from generator.config import diff_sides
     from generator.render.reports import format_github, format_json, format_markdown, format_text
-    from generator.sources import load_source
-    from generator.sources.jsonschema_pkg import PackageHistory
 
-    sides = [diff_release(args.old), diff_release(args.new)]
-    if sides[0][0] == sides[1][0]:  # two files of one name: label them by their full spec
-        sides = [(args.old, sides[0][1]), (args.new, sides[1][1])]
-    apis = []
-    for label, spec in sides:
-        api, diagnostics = build_api(load_source(spec, _options(args)), label, lenient=args.lenient)
-        for diagnostic in diagnostics:
-            print(diagnostic, file=sys.stderr)
-        apis.append(api)
-    diff = with_crd_changes(diff_apis(*apis, history=PackageHistory()), *apis)
     keep = DiffFilter(frozenset(args.groups), frozenset(args.kinds),
                       frozenset(args.ignore_stability))
-    diff = filter_diff(diff, keep, *apis)
+    result = diff_releases(*diff_sides(args.old, args.new), _options(args), lenient=args.lenient,
+                           keep=keep)
+    _print_diagnostics(result.diagnostics)
+    diff = result.diff
     if args.format == "json":
         out = format_json(diff)
     elif args.format == "markdown":
@@ -359,22 +327,20 @@ def display_path(spec: str) -> str:
 def cmd_check(args: argparse.Namespace) -> int:
     import tempfile
 
-    from generator.build.pipeline import generate
-    from generator.config import pair_releases
+    from generator.build.pipeline import build
     from generator.output.check import compare_trees, unified
     from generator.output.writer import page_format_of, read_tree, replace_releases
     from generator.views.lookup import FIELD_PATHS
     from generator.views.site import version_dir
 
     generated = ("*.md", FIELD_PATHS)  # pages and each release's field-path data
-    releases = pair_releases(args.versions, args.sources, args.source_kind, args.crds)
-    dirs = [version_dir(r.version) for r in releases]
+    config = _config(args, args.page_format or page_format_of(args.dir) or "mkdocs")
+    page_format = config.page_format
+    dirs = [version_dir(v) for v in config.rendered]
     # Only the releases asked about: other releases in DIR were written by other runs.
     committed = {p: t for p, t in read_tree(args.dir, generated).items()
                  if p.split("/", 1)[0] in dirs}
-    page_format = args.page_format or page_format_of(args.dir) or "mkdocs"
-    site = generate(releases, _options(args), templates=args.templates, lenient=args.lenient,
-                    versions=_versions_options(args), page_format=page_format)
+    site, _ = build(config)
     with tempfile.TemporaryDirectory(prefix="k8s-api-docs-check-") as tmp:
         replace_releases(Path(tmp) / "out", site.pages, dirs, page_format)
         fresh = read_tree(Path(tmp) / "out", generated)

@@ -1,18 +1,25 @@
-"""The site's configuration as the CLI and the plugin give it: releases and their sources, and the
-versions feature's options."""
+"""The site's configuration as the CLI and the plugin give it: ``Release`` (one release and its
+source), ``VersionsOptions`` (the versions feature) and ``SiteConfig``, everything one build reads
+besides the sources' bytes, made by the factories here from CLI options or plugin options."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
 
 from generator.errors import UsageError
-from generator.sources import SOURCE_KINDS, default_source
+from generator.sources import KV_PREFIX, SOURCE_KINDS, UPSTREAM_PREFIX, SourceOptions, default_source
+from generator.sources.upstream import LOCK_NAME, spec_mirror
 
 PAGE_FORMATS = ("mkdocs", "gfm")
 """How pages are written: ``mkdocs``, Markdown headings with HTML blocks between them (the
 MkDocs plugin's fast pages); ``gfm``, plain GitHub-flavoured Markdown without any HTML (the
 templates in ``templates/gfm/``, same names, same view-models)."""
+
+HISTORIES = ("all", "site")
 
 
 @dataclass(frozen=True)
@@ -40,6 +47,32 @@ class VersionsOptions:
     change_pairs: tuple[tuple[str, str], ...] = ()
     """Extra (old, new) change pages beyond the adjacent pairs; ``new`` must be rendered."""
 
+    @classmethod
+    def create(cls, versions: Iterable[str], *, enabled: bool = True, history: str = "all",
+               change_pairs: Iterable[tuple[str, str]] = (),
+               unknown: str = "changes: {new} is not one of the versions") -> VersionsOptions:
+        """Checked options: every pair's ``new`` is one of ``versions`` (else ``unknown``, with
+        ``{old}`` and ``{new}``, is the message)."""
+        known = set(versions)
+        pairs = tuple((str(old), str(new)) for old, new in change_pairs)
+        for old, new in pairs:
+            if new not in known:
+                raise UsageError(unknown.format(old=old, new=new))
+        if history not in HISTORIES:
+            raise UsageError(f"history must be 'all' or 'site', not {history!r}")
+        return cls(enabled, history, pairs)
+
+
+def parse_change_pairs(pairs: Iterable[str]) -> list[tuple[str, str]]:
+    """``--changes OLD:NEW`` options as (old, new) pairs."""
+    out = []
+    for pair in pairs:
+        old, sep, new = pair.partition(":")
+        if not sep or not old or not new:
+            raise UsageError(f"--changes wants OLD:NEW, got {pair!r}")
+        out.append((old, new))
+    return out
+
 
 def pair_releases(versions: Sequence[str], sources: Sequence[str], kind: str = "bundled",
                   crds: Sequence[str] = ()) -> list[Release]:
@@ -57,3 +90,142 @@ def pair_releases(versions: Sequence[str], sources: Sequence[str], kind: str = "
     default = (lambda v: default_source(v, kind)) if kind != "bundled" else (lambda v: "")
     return [Release(v, sources[i] if i < len(sources) else default(v), tuple(crds))
             for i, v in enumerate(versions)]
+
+
+def diff_side(spec: str) -> Release:
+    """A side of ``diff``: ``1.31`` → kubernetes-validate 1.31; ``kubernetes-validate:1.31``;
+    ``upstream:1.32`` (labelled ``1.32``); else a path or URL labelled by its file name."""
+    if re.fullmatch(r"\d+\.\d+", spec):
+        return Release(spec, default_source(spec))
+    if spec.startswith(KV_PREFIX):
+        return Release(spec[len(KV_PREFIX):], spec)
+    if spec.startswith(UPSTREAM_PREFIX):
+        return Release(spec[len(UPSTREAM_PREFIX):], spec)
+    return Release(spec.rstrip("/").rsplit("/", 1)[-1].partition("#")[0] or spec, spec)
+
+
+def diff_sides(old: str, new: str) -> tuple[Release, Release]:
+    """Both sides of ``diff OLD NEW``; two files of one name are labelled by their full spec."""
+    a, b = diff_side(old), diff_side(new)
+    if a.version == b.version:
+        a, b = Release(old, a.source), Release(new, b.source)
+    return a, b
+
+
+@dataclass(frozen=True)
+class SiteConfig:
+    """Everything one build reads besides the sources' bytes (``build.pipeline.build``)."""
+
+    releases: tuple[Release, ...]
+    """The releases rendered."""
+    siblings: tuple[Release, ...] = ()
+    """Releases published beside these ones (e.g. each release its own MkDocs site): loaded and
+    planned for cross-release links and change pages, but not rendered."""
+    sources: SourceOptions | None = None
+    templates: Path | None = None
+    """Directory of template overrides."""
+    lenient: bool = False
+    groups: tuple[str, ...] = ()
+    """Only these navigation groups (empty: all)."""
+    versions: VersionsOptions = field(default_factory=VersionsOptions)
+    at_root: bool = False
+    """The one rendered release is a site of its own, its pages at the docs root (``build-site``);
+    otherwise each release is a folder (``1.31/…``) of one combined site."""
+    page_format: str = "mkdocs"
+    """``mkdocs`` (headings and HTML blocks) or ``gfm`` (plain GitHub-flavoured Markdown)."""
+    hooks: tuple[Callable[..., None], ...] | None = None
+    """Model-page section hooks (``render.pages.SectionHook``); ``None``: the default ones (only
+    those allow rendering just the pages an edit can change)."""
+
+    def __post_init__(self) -> None:
+        if self.at_root and len(self.releases) != 1:
+            raise UsageError("a release at the docs root needs exactly one release")
+        if self.page_format not in PAGE_FORMATS:
+            raise UsageError(f"page format must be one of {', '.join(PAGE_FORMATS)}, "
+                             f"not {self.page_format!r}")
+
+    @classmethod
+    def create(cls, releases: Iterable[Release], sources: SourceOptions | None = None, *,
+               siblings: Iterable[Release] = (), groups: Iterable[str] | None = None,
+               versions: VersionsOptions | None = None,
+               hooks: Iterable[Callable[..., None]] | None = None, **settings: Any) -> SiteConfig:
+        """A config from plain values (lists, ``None`` for defaults)."""
+        return cls(tuple(releases), tuple(siblings), sources, groups=tuple(groups or ()),
+                   versions=versions or VersionsOptions(),
+                   hooks=None if hooks is None else tuple(hooks), **settings)
+
+    @property
+    def rendered(self) -> list[str]:
+        return [r.version for r in self.releases]
+
+    def loaded(self) -> dict[str, Release]:
+        """Rendered releases, then siblings: every release whose pages or data the site shows."""
+        rendered = self.rendered
+        return {r.version: r for r in [*self.releases,
+                                       *(s for s in self.siblings if s.version not in rendered)]}
+
+
+def cli_config(versions: Sequence[str], sources: Sequence[str], *, kind: str = "bundled",
+               crds: Sequence[str] = (), source_options: SourceOptions | None = None,
+               templates: Path | None = None, lenient: bool = False, history: str = "all",
+               change_pairs: Sequence[str] = (), no_versions: bool = False,
+               page_format: str = "mkdocs") -> SiteConfig:
+    """The config of ``generate`` and ``check`` from their options."""
+    releases = pair_releases(versions, sources, kind, crds)
+    options = VersionsOptions.create(versions, enabled=not no_versions, history=history,
+                                     change_pairs=parse_change_pairs(change_pairs),
+                                     unknown="--changes {old}:{new}: {new} is not a --version")
+    return SiteConfig(tuple(releases), (), source_options, templates, lenient, versions=options,
+                      page_format=page_format)
+
+
+def cli_source_options(cache_dir: Path, offline: bool, mirror: Path | None, lock: Path | None
+                       ) -> SourceOptions:
+    """Source options of a command (``--cache-dir``, ``--offline``, ``--spec-mirror``, ``--lock``)."""
+    return SourceOptions(cache_dir=cache_dir, offline=offline, spec_mirror=spec_mirror(mirror),
+                         lock_file=lock or Path(LOCK_NAME))
+
+
+PLUGIN_DEFAULTS: dict[str, Any] = {
+    "versions": [], "cache_dir": ".cache/k8s-api-docs", "templates": None, "offline": False,
+    "spec_mirror": "", "lock_file": LOCK_NAME, "lenient": False, "groups": [],
+    "versions_feature": True, "history": "all", "changes": [], "only": [], "layout": "combined",
+}
+"""The plugin options' defaults (``mkdocs.plugin.PluginConfig`` declares the same)."""
+
+
+def plugin_releases(options: Mapping[str, Any]) -> list[Release]:
+    """Every release of the plugin's ``versions``."""
+    return [Release(str(r["version"]), str(r.get("source") or ""), tuple(r.get("crds") or ()))
+            for r in options.get("versions") or []]
+
+
+def plugin_config(options: Mapping[str, Any], base_dir: Path, *, only: Sequence[str] = (),
+                  groups: Sequence[str] = ()) -> SiteConfig:
+    """The config of the plugin's options (validated ``PluginConfig`` or the plain mapping of a
+    config file), paths relative to ``base_dir`` (the config's directory). ``only``/``groups``
+    (the serve-time environment variables) replace the options' own when given."""
+    opts = {**PLUGIN_DEFAULTS, **options}
+    configured = plugin_releases(opts)
+    only = list(only) or list(opts["only"])
+    releases = configured
+    if only:
+        unknown = sorted(set(only) - {r.version for r in configured})
+        if unknown:
+            raise UsageError(f"only {', '.join(unknown)}: not among the configured versions "
+                             f"({', '.join(r.version for r in configured)})")
+        releases = [r for r in configured if r.version in only]
+    at_root = opts["layout"] == "release"
+    if at_root and len(releases) != 1:
+        raise UsageError("layout 'release' needs exactly one release in 'only'")
+    mirror = spec_mirror(str(opts["spec_mirror"]) or None)
+    sources = SourceOptions(cache_dir=(base_dir / str(opts["cache_dir"])).resolve(),
+                            offline=bool(opts["offline"]),
+                            spec_mirror=(base_dir / mirror).resolve() if mirror else None,
+                            lock_file=(base_dir / str(opts["lock_file"])).resolve())
+    versions = VersionsOptions.create(
+        (r.version for r in configured), enabled=bool(opts["versions_feature"]),
+        history=str(opts["history"]), change_pairs=[(p["old"], p["new"]) for p in opts["changes"]])
+    templates = (base_dir / str(opts["templates"])) if opts["templates"] else None
+    return SiteConfig(tuple(releases), tuple(configured), sources, templates, bool(opts["lenient"]),
+                      tuple(groups or opts["groups"] or ()), versions, at_root)

@@ -26,7 +26,7 @@ from generator.config import Release
 from generator.errors import GeneratorError
 from generator.render.raw_html import CLOSE, OPEN, source_relative
 from generator.sitebuild.build import BuildSiteOptions, BuildSummary, build_site, check_links
-from generator.sitebuild.release_config import ParentConfig
+from generator.sitebuild.mkdocs_yml import ParentConfig
 from generator.views.site import published_url
 
 pytestmark = pytest.mark.slow

@@ -1,14 +1,16 @@
-"""What the builds remember between runs: content digests of inputs (build manifests, generation
-memo) and the Jinja environment, kept while no template file changed."""
+"""What the builds remember between runs: content digests of inputs (build manifests, the
+config of a build) and the Jinja environment, kept while no template file changed."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable
 from pathlib import Path
 
 import jinja2
 
+from generator.config import SiteConfig
 from generator.render.env import make_env, shipped_templates
 
 
@@ -48,3 +50,20 @@ def template_env(templates: Path | None, page_format: str = "mkdocs") -> tuple[j
         _ENVIRONMENTS.clear()
         _ENVIRONMENTS[key] = env
     return env, digest
+
+
+def config_digest(config: SiteConfig, templates_digest: str) -> str:
+    """Digest of every input of a build but the source bytes (``SiteState`` has those)."""
+    hooks = config.hooks
+    parts = {
+        "rendered": config.rendered,
+        "sources": {v: [r.spec, *r.crds] for v, r in sorted(config.loaded().items())},
+        "options": repr(config.sources), "templates": [str(config.templates), templates_digest],
+        "lenient": config.lenient, "groups": sorted(config.groups),
+        "at_root": config.at_root, "page_format": config.page_format,
+        "versions": [config.versions.enabled, config.versions.history,
+                     [list(p) for p in config.versions.change_pairs]],
+        "hooks": None if hooks is None else
+        [f"{h.__module__}.{getattr(h, '__qualname__', repr(h))}" for h in hooks],
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()

@@ -22,16 +22,28 @@ index pages listing a model whose description or GVKs changed, and the navigatio
 of the reloaded releases. Any other page reaches only unchanged models through unchanged
 references, so it would render the same bytes. A changed set of definitions (hence page paths)
 regenerates everything (``ChangedModels.between`` returns ``None``).
+
+Between release sites (``build-site``, each release a site of its own): ``ReleaseInputs.of`` says
+which other releases a release's pages read, with the same rule as the pages: the *content* of
+the releases its change pages compare against (``change_olds``: the previous release in the one
+release ordering, and the ``old`` of every extra pair), the *shape* of every other release
+(definition and property names: Other versions lines, field since / removed in), digested by
+``shape_digest`` from the names alone where the source allows it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping
+import hashlib
+import json
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from generator.analysis.timeline import ModelKey, identity
 from generator.build.state import LoadedRelease, SiteState  # noqa: F401  (re-exported for callers)
+from generator.config import Release
+from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec, Model
+from generator.sources import SourceOptions, definition_fields
 from generator.views.site import SitePlan
 
 
@@ -137,3 +149,39 @@ class PageDependencies:
     def stale_changes(self, version: str, olds: Iterable[str]) -> bool:
         """Whether the change pages of ``version`` against ``olds`` must be rendered again."""
         return bool(self.releases & {version, *olds})
+
+
+# -- what a release's pages read from the other releases -------------------------------------------
+def change_olds(version: str, order: Sequence[str], pairs: Sequence[tuple[str, str]]) -> list[str]:
+    """Releases rendered release ``version`` gets change pages from: the previous release of
+    ``order`` (the site's releases, oldest first by ``release_sort_key``), and the ``old`` of every
+    configured (old, version) pair."""
+    i = list(order).index(version)
+    olds = [order[i - 1]] if i > 0 else []
+    return olds + [old for old, new in pairs if new == version and old != version and old not in olds]
+
+
+@dataclass(frozen=True)
+class ReleaseInputs:
+    """Which other releases the pages of one release read (``build-site`` rebuilds a release
+    when one of them changed)."""
+
+    content: tuple[str, ...]
+    """Releases whose models its pages compare with: ``change_olds``."""
+    shape: tuple[str, ...]
+    """Every other release of the site: its definition and property names (``shape_digest``)."""
+
+    @classmethod
+    def of(cls, version: str, versions: Iterable[str], pairs: Sequence[tuple[str, str]] = ()
+           ) -> ReleaseInputs:
+        order = sorted(versions, key=release_sort_key)
+        return cls(tuple(change_olds(version, order, pairs)), tuple(v for v in order if v != version))
+
+
+def shape_digest(release: Release, options: SourceOptions | None = None) -> str:
+    """Digest of what other releases read from this one besides links to it: its definition
+    names and their property names (pages: Other versions; fields: since / removed in), CRD sets
+    included. Read from the names alone where the source allows (``sources.definition_fields``)."""
+    shape = [sorted((name, sorted(fields)) for name, fields in definition_fields(spec, options).items())
+             for spec in (release.spec, *release.crds)]
+    return hashlib.sha256(json.dumps(shape if release.crds else shape[0]).encode()).hexdigest()

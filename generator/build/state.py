@@ -45,10 +45,13 @@ class LoadedRelease:
 
 @dataclass
 class SiteState:
-    """The memo entry of one generation setting: the loaded releases and the site made of them."""
+    """What one ``build`` leaves for the next (``mkdocs serve``): the loaded releases and the
+    site made of them, so a rebuild renders only what its changed inputs can show."""
 
     loaded: dict[str, LoadedRelease]
     site: GeneratedSite
+    key: str = ""
+    """``cache.config_digest`` of the config it was built with: another config starts afresh."""
 
     @property
     def digests(self) -> dict[str, str]:
@@ -56,5 +59,5 @@ class SiteState:
 
 
 GenerationMemo = dict[str, SiteState]
-"""The state of the last ``generate`` call by ``settings_key``; kept between builds (``mkdocs
-serve``) so a rebuild renders only what its changed inputs can show."""
+"""The state of the last ``generate`` call by its ``key`` (``pipeline.generate``, a shorthand
+of ``pipeline.build`` for scripts and tests)."""

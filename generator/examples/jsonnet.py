@@ -100,7 +100,8 @@ class JsonnetRenderer:
         self.api = api
         self.planner = planner_for(api)
         self._indexes: dict[str, BuilderIndex | None] = {}
-        self._levels: dict[int, tuple[BuilderObject, dict[str, BuilderFunction | BuilderObject]]] = {}
+        self._levels: dict[int, dict[str, BuilderFunction | BuilderObject]] = {}
+        """``BuilderObject.uid`` → its level."""
 
     def index(self, name: str) -> BuilderIndex | None:
         if name not in self._indexes:
@@ -110,10 +111,10 @@ class JsonnetRenderer:
 
     def level(self, obj: BuilderObject) -> dict[str, BuilderFunction | BuilderObject]:
         """``_level`` memoized (the planner shares subtrees such as ObjectMeta between indexes)."""
-        found = self._levels.get(id(obj))
-        if found is None or found[0] is not obj:
-            found = self._levels[id(obj)] = (obj, _level(obj))
-        return found[1]
+        found = self._levels.get(obj.uid)
+        if found is None:
+            found = self._levels[obj.uid] = _level(obj)
+        return found
 
     def snippet(self, sample: Sample) -> str:
         """The whole snippet, or ``""`` when k8s-libsonnet has no functions for this model."""

@@ -16,9 +16,10 @@ renderings all show the same object; ``Sample.data()`` is the plain JSON value.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.examples.manifests import MANIFESTS, STATUSES
@@ -107,6 +108,9 @@ class SchemaMismatch(ValueError):
     """A hand-chosen value does not fit the schema of the spec at hand."""
 
 
+_SERIALS = itertools.count()
+
+
 @dataclass(frozen=True, slots=True)
 class Sample:
     """A sample value and the schema it follows."""
@@ -119,6 +123,9 @@ class Sample:
     entries: tuple[tuple[str, Sample], ...] = ()
     """``model``: (JSON property, value); ``map``: (key, value)."""
     items: tuple[Sample, ...] = ()
+    uid: int = field(default_factory=lambda: next(_SERIALS), init=False, compare=False, repr=False)
+    """A number no other sample of the process gets: the key of memos of what is derived from
+    a sample (``id()`` is reused once an object is freed)."""
 
     def data(self) -> Any:
         """The plain JSON value (what the YAML tab shows)."""

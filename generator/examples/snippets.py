@@ -69,10 +69,9 @@ class PythonRenderer:
 
     def flat(self, sample: Sample) -> str:
         """One-line form (memoized for the snippet being rendered: samples live until then)."""
-        key = id(sample)
-        if key not in self._flat:
-            self._flat[key] = self._flat_text(sample)
-        return self._flat[key]
+        if sample.uid not in self._flat:
+            self._flat[sample.uid] = self._flat_text(sample)
+        return self._flat[sample.uid]
 
     def _flat_text(self, sample: Sample) -> str:
         opener, closer = self.brackets(sample)

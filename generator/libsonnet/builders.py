@@ -54,6 +54,8 @@ Rules (k8s-libsonnet's, see README "Builder functions"):
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import re
 import unicodedata
 from collections.abc import Iterator
@@ -64,6 +66,7 @@ from typing import Union
 from generator.libsonnet.helpers import Helper, helpers_for
 from generator.model.types import LIST_META, ApiSpec, Field, GroupVersionKind, Model, TypeRef
 
+_SERIALS = itertools.count()
 COVERED_PREFIXES = ("io.k8s.api.", "io.k8s.apimachinery.pkg.apis.", "io.k8s.kube-aggregator.pkg.apis.")
 _DEFINITION = re.compile(r"^.+?\.(\w*)\.(\w*)\.(\w*)$")
 NOT_EXPANDED = frozenset({
@@ -153,6 +156,11 @@ class BuilderObject:
     """The field holding the object; ``None`` for the root."""
     owner: str = ""
     """Definition name of the model that has ``field``."""
+    uid: int = dataclasses.field(default_factory=lambda: next(_SERIALS), init=False, compare=False,
+                                 repr=False)
+    """A number no other object of the process gets (``replace`` makes a new one): the key of
+    memos of what is derived from this object (views, Jsonnet snippets), which must not use
+    ``id()`` (reused once an object is freed)."""
 
     @property
     def dotted(self) -> str:

@@ -26,16 +26,15 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
-from generator.build.pipeline import generate
-from generator.build.state import GeneratedSite, GenerationMemo
-from generator.config import Release, VersionsOptions
+from generator.build.pipeline import build
+from generator.build.state import GeneratedSite, SiteState
+from generator.config import Release, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import search_index
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
-from generator.sources import SourceOptions
-from generator.sources.upstream import LOCK_NAME, spec_mirror
+from generator.sources.upstream import LOCK_NAME
 from generator.views.nav import (
     ABOUT_TITLE,
     DOCS_HOME_IN_RELEASE_LAYOUT,
@@ -45,8 +44,6 @@ from generator.views.nav import (
 )
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
-_MEMO: GenerationMemo = {}
-"""Generated releases kept between the rebuilds of ``mkdocs serve`` (one process, many builds)."""
 ONLY_ENV, GROUPS_ENV = "K8S_API_DOCS_ONLY", "K8S_API_DOCS_GROUPS"
 
 
@@ -62,7 +59,7 @@ class _VersionString(c.Type):
         return value
 
 
-class ReleaseConfig(base.Config):
+class ReleaseEntry(base.Config):
     version = _VersionString()
     """Kubernetes release label, e.g. ``'1.31'``."""
     source = c.Type(str, default="")
@@ -71,7 +68,7 @@ class ReleaseConfig(base.Config):
     """CRD sets (files, directories, URLs) documented with this release."""
 
 
-class ChangePairConfig(base.Config):
+class ChangePairEntry(base.Config):
     old = _VersionString()
     new = _VersionString()
 
@@ -79,7 +76,7 @@ class ChangePairConfig(base.Config):
 class PluginConfig(base.Config):
     enabled = c.Type(bool, default=True)
     """Turn page generation off (e.g. to build only hand-written pages)."""
-    versions = c.ListOfItems(c.SubConfig(ReleaseConfig), default=[])
+    versions = c.ListOfItems(c.SubConfig(ReleaseEntry), default=[])
     """The releases to document."""
     cache_dir = c.Type(str, default=".cache/k8s-api-docs")
     """Where generated Markdown and downloads go (relative to mkdocs.yml)."""
@@ -100,7 +97,7 @@ class PluginConfig(base.Config):
     """Other versions lines, field since/changed/removed notes and change pages."""
     history = c.Choice(("all", "site"), default="all")
     """Releases field history considers: every kubernetes-validate release, or only the site's."""
-    changes = c.ListOfItems(c.SubConfig(ChangePairConfig), default=[])
+    changes = c.ListOfItems(c.SubConfig(ChangePairEntry), default=[])
     """Extra change pages: ``{old: '1.29', new: '1.32'}`` → ``1.32/changes-from-1.29.md``."""
     only = c.ListOfItems(_VersionString(), default=[])
     """Generate only these of ``versions`` (empty: all). Env override: K8S_API_DOCS_ONLY."""
@@ -135,9 +132,13 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """Raw HTML blocks lifted out of each page's Markdown (``render.raw_html``), until the
         page is finished."""
         self._fast_headings = False
-        self._entries: dict[tuple[int, int], tuple[Any, Any, dict[str, Any]]] = {}
-        """Search entries per generated release (``id`` of its api and plan, both kept alive
-        here): a rebuild while serving recomputes only reloaded releases."""
+        self._state: SiteState | None = None
+        """What the last build left (``build.pipeline.build``): the plugin has ``on_startup``, so
+        MkDocs keeps this instance across the rebuilds of ``mkdocs serve``; ``build`` starts
+        afresh when the config changed."""
+        self._entries: dict[str, tuple[Any, Any, dict[str, Any]]] = {}
+        """Search entries per generated release (version → its api and plan, the entries made
+        of them): a rebuild while serving recomputes only reloaded releases."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         if command == "serve" and dirty:
@@ -150,18 +151,11 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             raise PluginError("k8s-api-docs: generated pages link published directory URLs; "
                               "set use_directory_urls: true (the MkDocs default)")
         base_dir = Path(config.config_file_path or ".").resolve().parent
-        cache = (base_dir / self.config.cache_dir).resolve()
         self.pages_dir = (base_dir / self.config.pages_dir).resolve() if self.config.pages_dir \
-            else cache / "pages"
-        releases = self._selected_releases()
-        templates = Path(self.config.templates) if self.config.templates else None
-        groups = _env_list(GROUPS_ENV) or self.config.groups
+            else (base_dir / self.config.cache_dir).resolve() / "pages"
         try:
-            self.site = generate(releases, self._source_options(base_dir, cache),
-                                 templates=templates, lenient=self.config.lenient,
-                                 groups=groups or None, at_root=self._release_layout,
-                                 siblings=self._configured_releases(),
-                                 versions=self._versions_options(), memo=_MEMO)
+            site_config = self.site_config(base_dir)
+            self.site, self._state = build(site_config, self._state, keep=True)
         except GeneratorError as exc:
             raise PluginError(f"k8s-api-docs: {exc}") from None
         for diagnostic in self.site.diagnostics:
@@ -180,43 +174,22 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._fast_headings = renders_headings_alike(config)
         return config
 
-    def _source_options(self, base_dir: Path, cache: Path) -> SourceOptions:
-        mirror = spec_mirror(self.config.spec_mirror)
-        return SourceOptions(cache_dir=cache, offline=self.config.offline,
-                             spec_mirror=(base_dir / mirror).resolve() if mirror else None,
-                             lock_file=(base_dir / self.config.lock_file).resolve())
+    def site_config(self, base_dir: Path) -> SiteConfig:
+        """The build's config: the plugin's options, paths relative to ``base_dir`` (the config's
+        directory); the serve-time environment variables replace ``only`` and ``groups``."""
+        return plugin_config(self.config, base_dir, only=_env_list(ONLY_ENV),
+                             groups=_env_list(GROUPS_ENV))
+
+    def _selected_releases(self) -> list[Release]:
+        """The releases generated here (``only``)."""
+        try:
+            return list(self.site_config(Path.cwd()).releases)
+        except GeneratorError as exc:
+            raise PluginError(f"k8s-api-docs: {exc}") from None
 
     @property
     def _release_layout(self) -> bool:
         return self.config.layout == "release"
-
-    def _configured_releases(self) -> list[Release]:
-        """Every release of the site; those not generated here (``only``) are siblings: loaded
-        for cross-release links, history and change pages, not rendered."""
-        return [Release(r.version, r.source, tuple(r.crds)) for r in self.config.versions]
-
-    def _versions_options(self) -> VersionsOptions:
-        configured = {r.version for r in self.config.versions}
-        pairs = []
-        for pair in self.config.changes:
-            if pair.new not in configured:
-                raise PluginError(f"k8s-api-docs: changes: {pair.new} is not one of the versions")
-            pairs.append((pair.old, pair.new))
-        return VersionsOptions(enabled=self.config.versions_feature, history=self.config.history,
-                               change_pairs=tuple(pairs))
-
-    def _selected_releases(self) -> list[Release]:
-        releases = self._configured_releases()
-        only = _env_list(ONLY_ENV) or self.config.only
-        if only:
-            unknown = sorted(set(only) - {r.version for r in releases})
-            if unknown:
-                raise PluginError(f"k8s-api-docs: only {', '.join(unknown)}: not among the "
-                                  f"configured versions ({', '.join(r.version for r in releases)})")
-            releases = [r for r in releases if r.version in only]
-        if self._release_layout and len(releases) != 1:
-            raise PluginError("k8s-api-docs: layout 'release' needs exactly one release in 'only'")
-        return releases
 
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if self.site is None or self.pages_dir is None:
@@ -281,9 +254,11 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         pages: dict[str, search_index.PageEntries] = {}
         entries = {}
         for api, plan in zip(self.site.apis, self.site.plans, strict=True):
-            key = (id(api), id(plan))
-            entries[key] = self._entries.get(key) or (api, plan, search_index.page_entries(api, plan))
-            pages.update(entries[key][2])
+            known = self._entries.get(api.version)
+            if known is None or known[0] is not api or known[1] is not plan:
+                known = (api, plan, search_index.page_entries(api, plan))
+            entries[api.version] = known
+            pages.update(known[2])
         self._entries = entries
         index = json.loads(path.read_text(encoding="utf-8"))
         write_file(path, json.dumps(search_index.reshape(index, pages), ensure_ascii=False,

@@ -9,22 +9,17 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
-from generator.config import Release
+from generator.build.incremental import ReleaseInputs, shape_digest
+from generator.build.load import release_digest
+from generator.config import Release, VersionsOptions, plugin_config
 from generator.errors import GeneratorError, UsageError
 from generator.output.writer import claim_dir, remove_dir, swap_dir, write_file
 from generator.render.env import shipped_templates
-from generator.sitebuild.inputs import (
-    Manifest,
-    ManifestEntry,
-    SiteInputs,
-    page_set_digest,
-    release_dependencies,
-    release_key,
-    shape_digest,
-)
+from generator.sitebuild.inputs import Manifest, ManifestEntry, SiteInputs, page_set_digest, release_key
 from generator.sitebuild.landing import (
     LATEST_ALIAS,
     alias_pages,
@@ -33,11 +28,11 @@ from generator.sitebuild.landing import (
     versions_json,
 )
 from generator.sitebuild.linkcheck import SiteFiles, check_pages
+from generator.sitebuild.mkdocs_yml import ParentConfig, release_mkdocs_yml, release_plugin_options
 from generator.sitebuild.presets import newest_first
-from generator.sitebuild.release_config import ParentConfig, release_config
 from generator.sitebuild.runner import BUILDERS, BuildJob, BuildResult, default_jobs, run_builds
 from generator.sitebuild.zensical import ZensicalJob, job_command
-from generator.sources import DEFAULT_CACHE, SourceOptions, source_digest
+from generator.sources import DEFAULT_CACHE, SourceOptions
 from generator.sources.upstream import LOCK_NAME
 from generator.views.site import version_dir
 
@@ -118,13 +113,15 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     manifest = Manifest(cache_dir / "build-site" / "manifest.json")
     entries = manifest.entries(out)
     previous = dict(entries)
-    digests = {v: source_digest(r.spec, source_options) for v, r in releases.items()}
+    digests = {v: release_digest(r, source_options) for v, r in releases.items()}
     shapes = {v: entries[v].shape if v in entries and entries[v].source == digests[v] and entries[v].shape
-              else shape_digest(r.spec, source_options) for v, r in releases.items()}
+              else shape_digest(r, source_options) for v, r in releases.items()}
     oldest_first = newest_first(list(releases))[::-1]
+    pairs = _versions_options(parent, oldest_first).change_pairs
+    inputs = {v: ReleaseInputs.of(v, oldest_first, pairs) for v in releases}
     keys = {v: release_key(site_digest, v, digests[v],
-                           [digests[d] for d in release_dependencies(v, oldest_first)]
-                           + [f"{o}={shapes[o]}" for o in oldest_first if o != v])
+                           [digests[d] for d in inputs[v].content if d in digests]
+                           + [f"{o}={shapes[o]}" for o in inputs[v].shape])
             for v in releases}
     todo = [v for v in releases if options.force or v not in entries or entries[v].key != keys[v]
             or not (out / v / "index.html").is_file()]
@@ -135,15 +132,17 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
         jobs = []
         for version in versions:
             work = cache_dir / "build-site" / version
+            site_dir = out / f"{STAGING_PREFIX}{version}"
+            plugin_options = release_plugin_options(
+                parent, releases[version], site_releases, cache_dir=cache_dir,
+                pages_dir=work / "pages", groups=list(options.groups), spec_mirror=spec_mirror,
+                lock_file=lock_file, offline=options.offline)
             if options.builder == "zensical":
-                jobs.append(zensical_job(parent, version, site_releases, work,
-                                         out / f"{STAGING_PREFIX}{version}", options, site_url))
+                jobs.append(zensical_job(parent, version, plugin_options, work, site_dir, site_url))
                 continue
             config_file = work / "mkdocs.yml"
-            write_file(config_file, release_config(
-                parent, releases[version], site_releases, site_dir=out / f"{STAGING_PREFIX}{version}",
-                cache_dir=cache_dir, pages_dir=work / "pages", groups=list(options.groups),
-                spec_mirror=spec_mirror, lock_file=lock_file, site_url=site_url))
+            write_file(config_file, release_mkdocs_yml(parent, releases[version], plugin_options,
+                                                       site_dir=site_dir, site_url=site_url))
             jobs.append(BuildJob(version, config_file))
         with tqdm(total=len(jobs), desc="build-site", unit="release",
                   disable=not options.progress or not jobs, leave=False) as bar:
@@ -193,14 +192,20 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     return summary
 
 
-def zensical_job(parent: ParentConfig, version: str, site_releases: list[Release], work: Path,
-                 site_dir: Path, options: BuildSiteOptions, site_url: str) -> BuildJob:
+def zensical_job(parent: ParentConfig, version: str, plugin_options: dict[str, Any], work: Path,
+                 site_dir: Path, site_url: str) -> BuildJob:
     """The job that builds one release with Zensical (``sitebuild.zensical``)."""
     job_file = work / "zensical-job.json"
-    ZensicalJob(str(parent.path), version, [(r.version, r.source) for r in site_releases],
-                str(work / "zensical"), str(site_dir), str(options.cache_dir.resolve()),
-                options.offline, list(options.groups), site_url).save(job_file)
+    ZensicalJob(str(parent.path), version, plugin_options, str(work / "zensical"), str(site_dir),
+                site_url).save(job_file)
     return BuildJob(version, job_file, tuple(job_command(job_file)))
+
+
+def _versions_options(parent: ParentConfig, versions: list[str]) -> VersionsOptions:
+    """The versions feature as every release's build sees it (the project's plugin options)."""
+    options = {**parent.plugin_options(), "versions": [{"version": v} for v in versions],
+               "only": [], "layout": "combined", "templates": None}
+    return plugin_config(options, parent.base_dir).versions
 
 
 def check_links(out: Path, built: list[str], staging_prefix: str) -> None:

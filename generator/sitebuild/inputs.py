@@ -3,7 +3,9 @@
 A release is rebuilt when its key changes. The key covers: the sha256 of its source, the
 generator (version and code), the templates, the MkDocs config it inherits, the hand-written
 pages, the MkDocs, Material, Pygments (the snippets' lexers) and Jinja2 versions, the list of
-releases in the site (pages link across releases), the group filter and the site URL.
+releases in the site (pages link across releases), the group filter and the site URL, and what
+the release's pages read from the other releases (``build.incremental.ReleaseInputs``: the source
+digests of those its change pages compare with, the names of all others).
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from pathlib import Path
 import generator
 from generator.build.cache import tree_digest
 from generator.output.writer import write_file
-from generator.sources import SourceOptions, load_source
 
 MANIFEST_FORMAT = 2
 
@@ -64,24 +65,6 @@ class SiteInputs:
         return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
-def release_dependencies(version: str, oldest_first: Sequence[str]) -> list[str]:
-    """Other releases whose *content* the pages of ``version`` show: the previous release (its
-    changes page and the field changes noted on model pages diff against it). Every release also
-    shows the *shape* of all others (Other versions links, field since/removed in): see
-    ``shape_digest``."""
-    i = list(oldest_first).index(version)
-    return [oldest_first[i - 1]] if i > 0 else []
-
-
-def shape_digest(spec: str, options: SourceOptions) -> str:
-    """Digest of what other releases read from this one besides links to it: its definition
-    names and their property names (pages: Other versions; fields: since / removed in)."""
-    raw = load_source(spec, options)
-    shape = sorted((name, sorted(schema.get("properties") or {}))
-                   for name, schema in raw.definitions.items())
-    return hashlib.sha256(json.dumps(shape).encode()).hexdigest()
-
-
 def release_key(site_digest: str, version: str, source_sha256: str,
                 dependency_digests: Sequence[str] = ()) -> str:
     text = "\0".join([site_digest, version, source_sha256, *dependency_digests])
@@ -98,7 +81,7 @@ class ManifestEntry:
     source: str = ""
     """sha256 of the source the release was built from."""
     shape: str = ""
-    """``shape_digest`` of that source (reused while the source is unchanged)."""
+    """``build.incremental.shape_digest`` of that source (reused while the source is unchanged)."""
 
 
 class Manifest:

@@ -25,14 +25,13 @@ from typing import Any
 import yaml
 
 from generator.atomic import atomic_write
-from generator.build.pipeline import generate
+from generator.build.pipeline import build
 from generator.build.state import GeneratedSite
-from generator.config import Release, VersionsOptions
+from generator.config import plugin_config
 from generator.errors import GeneratorError
 from generator.output.writer import sync_tree, write_file
 from generator.render.raw_html import source_relative
-from generator.sitebuild.release_config import PLUGIN, ParentConfig
-from generator.sources import SourceOptions
+from generator.sitebuild.mkdocs_yml import PLUGIN, ParentConfig
 from generator.views.nav import ABOUT_TITLE, RELEASES_MARKER, releases_list, rename_in_nav
 from generator.views.nav import DOCS_HOME_IN_RELEASE_LAYOUT as DOCS_HOME
 
@@ -44,15 +43,13 @@ class ZensicalJob:
     config_file: str
     """The project's ``mkdocs.yml``."""
     version: str
-    releases: list[tuple[str, str]]
-    """(version, source) of every release of the site, oldest first."""
+    plugin_options: dict[str, Any]
+    """The plugin options of the release's build (``mkdocs_yml.release_plugin_options``): what
+    the plugin would generate inside ``mkdocs build``."""
     work_dir: str
     """``CACHE/build-site/<release>/zensical``: the Zensical project (config, docs, site)."""
     site_dir: str
     """Where the built site goes (``SITE/.build-<release>``)."""
-    cache_dir: str
-    offline: bool
-    groups: list[str]
     site_url: str = ""
 
     def save(self, path: Path) -> None:
@@ -60,9 +57,7 @@ class ZensicalJob:
 
     @classmethod
     def load(cls, path: Path) -> ZensicalJob:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        data["releases"] = [tuple(r) for r in data["releases"]]
-        return cls(**data)
+        return cls(**json.loads(path.read_text(encoding="utf-8")))
 
 
 def job_command(job_file: Path) -> list[str]:
@@ -73,17 +68,13 @@ def run(job: ZensicalJob) -> None:
     """Generate, lay out and build one release; the site ends up in ``job.site_dir``."""
     parent = ParentConfig.load(Path(job.config_file))
     work = Path(job.work_dir)
-    releases = [Release(v, s) for v, s in job.releases]
-    release = next(r for r in releases if r.version == job.version)
-    options = parent.plugin_options()
-    site = generate([release], SourceOptions(cache_dir=Path(job.cache_dir), offline=job.offline),
-                    templates=parent.template_dir(), lenient=bool(options.get("lenient", False)),
-                    groups=job.groups or None, siblings=releases, at_root=True,
-                    versions=_versions_options(options))
+    config = plugin_config(job.plugin_options, parent.base_dir)
+    site, _ = build(config)
     for diagnostic in site.diagnostics:
         print(diagnostic, file=sys.stderr)
     pages = {path: source_relative(text, path) for path, text in site.pages.items()}
-    pages.update(_hand_written(parent.docs_dir, site, releases, job.version))
+    others = [r.version for r in config.siblings if r.version != job.version]
+    pages.update(_hand_written(parent.docs_dir, site, others))
     docs = work / "docs"
     sync_tree(docs, pages)
     _sync_assets(parent.docs_dir, docs)
@@ -95,14 +86,7 @@ def run(job: ZensicalJob) -> None:
     shutil.move(str(work / "site"), target)
 
 
-def _versions_options(options: dict[str, Any]) -> VersionsOptions:
-    pairs = tuple((str(p["old"]), str(p["new"])) for p in options.get("changes") or [])
-    return VersionsOptions(enabled=bool(options.get("versions_feature", True)),
-                           history=str(options.get("history", "all")), change_pairs=pairs)
-
-
-def _hand_written(docs_dir: Path, site: GeneratedSite, releases: list[Release], version: str
-                  ) -> dict[str, str]:
+def _hand_written(docs_dir: Path, site: GeneratedSite, others: list[str]) -> dict[str, str]:
     """The hand-written Markdown pages of ``docs_dir``; ``index.md`` becomes ``about.md`` (the
     release home is the site home) with its releases marker filled in."""
     pages = {}
@@ -114,7 +98,6 @@ def _hand_written(docs_dir: Path, site: GeneratedSite, releases: list[Release], 
         if rel in site.pages:
             raise GeneratorError(f"{path}: would overwrite the generated page {rel}")
         if RELEASES_MARKER in text:
-            others = [r.version for r in releases if r.version != version]
             text = text.replace(RELEASES_MARKER, releases_list(
                 rel, _file_dir_url(rel), list(zip(site.apis, site.plans, strict=True)), others))
         pages[rel] = text

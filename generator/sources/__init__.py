@@ -13,6 +13,7 @@ file (one or many documents), a directory of them (recursively) or a URL, recogn
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,8 @@ from generator.sources.upstream import Resolved
 from generator.sources.upstream import resolve as resolve_upstream
 
 __all__ = ["DEFAULT_CACHE", "KV_PREFIX", "UPSTREAM_PREFIX", "Provenance", "RawDocument",
-           "SourceOptions", "available_versions", "default_source", "field_names", "load_source",
+           "SourceOptions", "available_versions", "default_source", "definition_fields", "field_names",
+           "load_source",
            "merge_documents", "source_digest"]
 
 DEFAULT_CACHE = Path(".cache/k8s-api-docs")
@@ -204,6 +206,16 @@ def source_digest(spec: str, options: SourceOptions | None = None) -> str:
             digest.update(digest_line(child, hashlib.sha256(data).hexdigest()))
         return digest.hexdigest()
     return hashlib.sha256(read_bytes(path, options.max_bytes)).hexdigest()
+
+
+def definition_fields(spec: str, options: SourceOptions | None = None) -> Mapping[str, frozenset[str]]:
+    """Definition name → property names of a source: for a kubernetes-validate release from the
+    package's raw definitions (``field_names``: no canonical document is made), else from the
+    loaded document."""
+    if spec.startswith(KV_PREFIX):
+        return field_names(spec[len(KV_PREFIX):])
+    doc = load_source(spec, options)
+    return {name: frozenset(schema.get("properties") or ()) for name, schema in doc.definitions.items()}
 
 
 def load_document(document: Any, origin: str, sha256: str = "") -> RawDocument:

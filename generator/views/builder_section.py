@@ -102,17 +102,14 @@ class _Links:
     same fields (ObjectMeta, PodSpec…) recur on many pages, and links only depend on the
     directory of the page (nested fields never belong to the page's own model)."""
 
-    _plans: list[tuple[SitePlan, dict[str, dict[object, object]]]] = []
-    """The last few plans (kept alive, so their ids cannot be reused) → directory → memo."""
-
     def __init__(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
         self.page, self.api, self.plan = page, api, plan
-        dirs = next((memo for known, memo in self._plans if known is plan), None)
-        if dirs is None:
-            dirs = {}
-            self._plans.insert(0, (plan, dirs))
-            del self._plans[4:]
-        self.memo = dirs.setdefault(posixpath.dirname(page.path), {})
+        # kept with the release's plan (the build state), started afresh when the release is
+        # loaded again: directory → memo
+        kept = plan.memos.get(SECTION)
+        if kept is None or kept[0] is not api:
+            kept = plan.memos[SECTION] = (api, {})
+        self.memo = kept[1].setdefault(posixpath.dirname(page.path), {})
 
     def type(self, t: TypeRef) -> TypeLabel:
         label = self.memo.get(t)
@@ -211,14 +208,13 @@ class _Collector:
             type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field, direct),
             direct=direct, summary=_summary(obj.field.description), type_url=type_url,
             field_url=field_url))
-        key = ("obj", id(obj))
+        key = ("obj", obj.uid)
         cached = self.links.memo.get(key)
-        if cached is None or cached[0] is not obj:  # type: ignore[index]
+        if cached is None:
             inner = _Collector(self.links)
             inner.level(obj.members, depth + 1)
-            cached = self.links.memo[key] = (obj, inner.lines, inner.entries, inner.count,
-                                             inner.helpers)
-        _, lines, entries, count, helpers = cached  # type: ignore[misc]
+            cached = self.links.memo[key] = (inner.lines, inner.entries, inner.count, inner.helpers)
+        lines, entries, count, helpers = cached  # type: ignore[misc]
         self.lines.extend(lines)
         self.entries.extend(entries)
         self.count += count

@@ -46,14 +46,14 @@ class ExampleSections:
     """Builds both sections; keeps one ``ExampleBuilder`` per release for a whole run."""
 
     def __init__(self) -> None:
-        self._builders: dict[int, tuple[ApiSpec, ExampleBuilder]] = {}
+        self._builders: dict[str, ExampleBuilder] = {}
+        """Release → the builder of its model (one hook set serves one build)."""
 
     def builder(self, api: ApiSpec) -> ExampleBuilder:
-        entry = self._builders.get(id(api))
-        if entry is None or entry[0] is not api:
-            entry = (api, ExampleBuilder(api))
-            self._builders[id(api)] = entry
-        return entry[1]
+        builder = self._builders.get(api.version)
+        if builder is None or builder.api is not api:
+            builder = self._builders[api.version] = ExampleBuilder(api)
+        return builder
 
     def python(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
         if page.model.crd is not None:

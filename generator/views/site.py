@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from generator.libsonnet.builders import camel_lower
 from generator.model.types import ApiSpec, Model
@@ -136,6 +137,10 @@ class SitePlan:
     """Group → its directory segment (decided by ``plan_site``)."""
     sections: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Nested object (``Model.field_path``) → (its root's page, its section's anchor)."""
+    memos: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What views derive from this release and remember while it is built (links that depend
+    only on the plan): part of the build state (``build.state.LoadedRelease.plan``), never a
+    process-wide memo."""
 
     def in_root(self, rest: str) -> str:
         """``rest`` (``a/b.md``) inside the release's directory."""

@@ -1,7 +1,7 @@
 """The versions view of a model page: the "Other versions" line and per-field history notes
 (since, changed from the previous release of the site, removed in).
 
-``Releases`` holds every release published side by side (loaded and planned) plus the timeline
+``PublishedReleases`` holds every release published side by side (loaded and planned) plus the timeline
 of every known release; ``VersionsHook`` is the model-page section hook that uses it.
 """
 
@@ -72,7 +72,7 @@ class FieldHistory:
 
 
 @dataclass
-class Releases:
+class PublishedReleases:
     """Releases published side by side (oldest first) and the timeline of all known releases."""
 
     apis: dict[str, ApiSpec]
@@ -129,7 +129,7 @@ class Releases:
         return release_url(from_page, target, self.plans[from_version], self.plans[to_version])
 
 
-def other_versions(model: Model, version: str, page: str, site: Releases) -> OtherVersions:
+def other_versions(model: Model, version: str, page: str, site: PublishedReleases) -> OtherVersions:
     key = ModelKey(model.group, model.kind)
     entries = []
     for release in site.order:
@@ -157,7 +157,7 @@ def _version_order(this: str):  # type: ignore[no-untyped-def]
     return lambda v: (v != this, api_version_sort_key(v))
 
 
-def field_histories(model: Model, api: ApiSpec, site: Releases) -> dict[str, FieldHistory]:
+def field_histories(model: Model, api: ApiSpec, site: PublishedReleases) -> dict[str, FieldHistory]:
     """History notes of every field of ``model`` in release ``api.version``."""
     key = ModelKey(model.group, model.kind)
     timeline = site.timeline
@@ -191,7 +191,7 @@ def field_histories(model: Model, api: ApiSpec, site: Releases) -> dict[str, Fie
     return out
 
 
-def _removed_in(site: Releases, key: ModelKey, api_version: str, name: str, version: str,
+def _removed_in(site: PublishedReleases, key: ModelKey, api_version: str, name: str, version: str,
                 later: list[str]) -> str:
     """The release that drops the field, shown only on the last page of the site that has it
     (no later site release has this API version of the model with the field)."""
@@ -205,7 +205,7 @@ def _removed_in(site: Releases, key: ModelKey, api_version: str, name: str, vers
 class VersionsHook:
     """Model-page hook: sets ``page.other_versions`` and the ``history`` of each row."""
 
-    def __init__(self, site: Releases) -> None:
+    def __init__(self, site: PublishedReleases) -> None:
         self.site = site
 
     def __call__(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:

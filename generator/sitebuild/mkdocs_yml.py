@@ -1,5 +1,6 @@
 """The MkDocs config of one release's site: ``INHERIT`` the project's ``mkdocs.yml`` (theme,
-extensions, everything) and change only what makes it a per-release build."""
+extensions, everything) and change only what makes it a per-release build: the plugin options
+(``release_plugin_options``), which the Zensical builder reads too."""
 
 from __future__ import annotations
 
@@ -73,13 +74,13 @@ class ParentConfig:
         return (self.base_dir / templates).resolve() if templates else None
 
 
-def release_config(parent: ParentConfig, release: Release, site_releases: list[Release], *,
-                   site_dir: Path, cache_dir: Path, pages_dir: Path, groups: list[str],
-                   spec_mirror: Path | None = None, lock_file: Path | None = None,
-                   site_url: str = "") -> str:
-    """YAML of the per-release config (paths absolute: it lives in the cache directory).
-    ``site_url`` is the whole site's (``landing.site_url_of``); the release's is below it."""
-    plugins = parent.plugins()
+def release_plugin_options(parent: ParentConfig, release: Release, site_releases: list[Release], *,
+                           cache_dir: Path, pages_dir: Path, groups: list[str],
+                           spec_mirror: Path | None = None, lock_file: Path | None = None,
+                           offline: bool = False) -> dict[str, Any]:
+    """The plugin options of one release's build (paths absolute): the project's own, with every
+    release of the site, this one generated at the docs root. Both builders make their
+    ``config.SiteConfig`` of these (``config.plugin_config``)."""
     options = parent.plugin_options()
     options.update({
         "versions": [{"version": r.version, **({"source": _abs_source(parent, r.source)}
@@ -90,12 +91,23 @@ def release_config(parent: ParentConfig, release: Release, site_releases: list[R
         "pages_dir": str(pages_dir),
         "groups": list(groups),
     })
+    if offline:
+        options["offline"] = True
     if spec_mirror is not None:
         options["spec_mirror"] = str(spec_mirror)
     if lock_file is not None:
         options["lock_file"] = str(lock_file)
     if parent.template_dir():
         options["templates"] = str(parent.template_dir())
+    return options
+
+
+def release_mkdocs_yml(parent: ParentConfig, release: Release, options: dict[str, Any], *,
+                       site_dir: Path, site_url: str = "") -> str:
+    """YAML of the per-release MkDocs config (it lives in the cache directory) with the plugin
+    ``options`` (``release_plugin_options``). ``site_url`` is the whole site's
+    (``landing.site_url_of``); the release's is below it."""
+    plugins = parent.plugins()
     plugins[PLUGIN] = options
     config: dict[str, Any] = {
         "INHERIT": str(parent.path),
