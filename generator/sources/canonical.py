@@ -106,6 +106,9 @@ def canonicalize(schema: Any, dialect: Dialect, at: str, depth: int = 0) -> dict
         elif key == "type":
             if isinstance(value, list):
                 rest = [t for t in value if t != "null"]
+                if len(rest) == 1 and isinstance(rest[0], str):  # ["T", "null"]: most of them
+                    out["type"] = rest[0]
+                    continue
                 if not all(isinstance(t, str) for t in rest):
                     raise SpecError("type must be a string or an array of strings",
                                     Location(src, f"{at}/{key}"))
