@@ -3,15 +3,13 @@ never half of it, and a process killed at any instant leaves one of them.
 
 Standard library only and nothing of ours, so every layer that keeps files may use it (the
 download cache of ``sources`` too; ``tests/architecture.py`` allows exactly this module there).
+``ctypes``, ``shutil`` and ``tempfile`` are imported when first needed: commands that read
+sources and write nothing (``diff``) do not pay for them.
 """
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
-import shutil
-import tempfile
 from pathlib import Path
 
 _RENAME_EXCHANGE = 2
@@ -22,6 +20,8 @@ _AT_FDCWD = -100
 def atomic_write(path: Path, data: bytes | str) -> None:
     """Write ``data`` (``str``: UTF-8, newlines as given) to ``path`` through a temporary
     sibling and a rename; on any error the temporary file is removed and ``path`` is untouched."""
+    import tempfile
+
     if isinstance(data, str):
         data = data.encode("utf-8")
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -37,6 +37,9 @@ def atomic_write(path: Path, data: bytes | str) -> None:
 
 def _exchange(a: Path, b: Path) -> bool:
     """Swap ``a`` and ``b`` atomically; False where the system cannot."""
+    import ctypes
+    import ctypes.util
+
     libc_name = ctypes.util.find_library("c")
     if libc_name is None:
         return False
@@ -57,6 +60,9 @@ def swap_dir(staging: Path, target: Path) -> None:
     """Put the fully built ``staging`` directory at ``target``, replacing what was there. Where
     the system can (Linux), one atomic exchange: ``target`` never goes missing, not even for a
     process killed mid-swap; elsewhere two renames."""
+    import shutil
+    import tempfile
+
     if not target.exists():
         os.replace(staging, target)
         return

@@ -277,6 +277,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()  # its many objects are acyclic: collections cost ~10% of a diff's CPU, free ~600
+    try:
+        return _diff(args)
+    finally:
+        if collecting:  # callers in the same process (tests) keep their collector
+            gc.enable()
+
+
+def _diff(args: argparse.Namespace) -> int:
     from generator.analysis.diff import DiffFilter
     from generator.build.compare import diff_releases
     from generator.config import diff_sides

@@ -8,6 +8,8 @@ from enum import Enum
 
 def escape_pointer_token(token: str) -> str:
     """Escape one JSON pointer reference token (RFC 6901)."""
+    if "~" not in token and "/" not in token:  # nearly every name: no copies
+        return token
     return token.replace("~", "~0").replace("/", "~1")
 
 

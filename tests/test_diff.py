@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, HOSTILE, SHARED, SPECS
+from conftest import FIXTURES, HOSTILE, REPO, SHARED, SPECS
 
 from generator.analysis.diff import ApiDiff, Change, diff_apis, narrows, word_changes
 from generator.analysis.upgrades import release_number
@@ -431,3 +433,33 @@ def test_ignore_stability_drops_alpha_fields_of_ga_versions(capsys: pytest.Captu
                  "--ignore-stability", "alpha"]) == 0
     fields = [c["field"] for c in json.loads(capsys.readouterr().out)["changes"]]
     assert fields == ["legacy"]
+
+
+# -- speed: what a diff process loads --------------------------------------------------------
+NOT_FOR_DIFF = ("yaml", "http.client", "urllib.request", "importlib.metadata", "ctypes",
+                "tempfile", "subprocess", "concurrent.futures", "jinja2", "mkdocs", "markdown",
+                "pygments", "generator.build.pipeline", "generator.render.pages",
+                "generator.views.site")
+"""Modules a diff of two bundled releases never needs; importing them is most of what made it
+slow (README: diff speed)."""
+
+
+def test_diff_of_bundled_releases_loads_no_yaml_http_or_site_machinery() -> None:
+    script = (
+        "import contextlib, gc, io, sys\n"
+        "started = set(sys.modules)\n"
+        "from generator.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as out:\n"
+        "    code = main(['diff', '1.31', '1.32', '--format', 'json'])\n"
+        "print(code, gc.isenabled(), len(out.getvalue()))\n"
+        "print(*sorted(set(sys.modules) - started))\n")
+    result = subprocess.run([sys.executable, "-c", script], cwd=REPO, check=True,
+                            capture_output=True, text=True)
+    status, loaded = result.stdout.splitlines()
+    code, collecting, size = status.split()
+    assert (code, collecting) == ("0", "True")  # the collector is back after the diff
+    assert int(size) > 100_000  # a real report was written
+    loaded_modules = set(loaded.split())
+    assert "generator.analysis.diff" in loaded_modules  # the check can see what was imported
+    packages = tuple(f"{name}." for name in NOT_FOR_DIFF)
+    assert not [m for m in loaded_modules if m in NOT_FOR_DIFF or m.startswith(packages)]

@@ -336,6 +336,8 @@ def _note_kept(note: KnownDifference, keep: DiffFilter, used: set[tuple[str, str
 # -- text -------------------------------------------------------------------------------------
 def word_changes(old: str, new: str, context: int = 4) -> tuple[WordChange, ...]:
     """Word diff of two texts (whitespace-insensitive); empty when the words are equal."""
+    if old == new:
+        return ()
     a, b = old.split(), new.split()
     if a == b:
         return ()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from generator.errors import Diagnostic, Diagnostics, Level, Location, SpecError, pointer
+from generator.errors import Diagnostic, Diagnostics, Level, Location, SpecError, escape_pointer_token
 from generator.model.gvk import gvks_of, kind_of, package_group_version
 from generator.model.types import (
     CONSTRAINT_KEYS,
@@ -23,6 +23,11 @@ from generator.model.types import (
 from generator.sources.base import RawDocument
 
 PRIMITIVE_TYPES = frozenset({"string", "integer", "number", "boolean"})
+_CONSTRAINTS = frozenset(CONSTRAINT_KEYS)
+# The model is frozen data, so equal types are shared: one TypeRef per primitive type, per
+# resolvable reference and for every free-form object (thousands of fields build far fewer).
+_OBJECT = TypeRef("object")
+_INT_OR_STRING = TypeRef("int-or-string")
 
 
 class _Normalizer:
@@ -36,6 +41,8 @@ class _Normalizer:
         self.pointers: dict[str, str] = {}
         self.roots: dict[str, str] = {}
         """Nested object name → the definition it is found in."""
+        self._refs: dict[str, TypeRef] = {}
+        self._primitives: dict[tuple[str, str], TypeRef] = {}
 
     def root_of(self, name: str) -> str:
         return self.roots.get(name, name)
@@ -72,6 +79,14 @@ class _Normalizer:
 
     # -- types -----------------------------------------------------------------------------
     def ref_type(self, target: str, owner: str, at: str) -> TypeRef:
+        found = self._refs.get(target)
+        if found is None:
+            found = self._ref_type(target, owner, at)
+            if found.kind != "unknown":  # a dangling $ref warns at each use
+                self._refs[target] = found
+        return found
+
+    def _ref_type(self, target: str, owner: str, at: str) -> TypeRef:
         if target not in self.doc.definitions:
             if not self.lenient:
                 raise SpecError(f"dangling $ref to {target!r}", self.location(owner, at))
@@ -95,11 +110,11 @@ class _Normalizer:
         kind = schema.get("type", "")
         fmt = schema.get("format", "")
         if fmt == "int-or-string" or schema.get("x-kubernetes-int-or-string"):
-            return TypeRef("int-or-string")
+            return _INT_OR_STRING
         if kind == "array":
             items = schema.get("items")
             item = (self.type_of(items, owner, at + "/items", None if path is None else path + "[]")
-                    if items else TypeRef("object"))
+                    if items else _OBJECT)
             return TypeRef("array", items=item)
         if path is not None and schema.get("properties") and kind in ("object", ""):
             return TypeRef("ref", ref=self.nest(schema, owner, at, path))
@@ -108,15 +123,19 @@ class _Normalizer:
             if isinstance(extra, dict) and "properties" not in schema:
                 return TypeRef("map", items=self.type_of(
                     extra, owner, at + "/additionalProperties", None if path is None else path + "{}"))
-            return TypeRef("object")
+            return _OBJECT
         if kind in PRIMITIVE_TYPES:
-            return TypeRef("primitive", type=kind, format=fmt)
-        return TypeRef("object")
+            found = self._primitives.get((kind, fmt))
+            if found is None:
+                found = self._primitives[kind, fmt] = TypeRef("primitive", type=kind, format=fmt)
+            return found
+        return _OBJECT
 
     # -- fields and models -----------------------------------------------------------------
     def field(self, owner: str, name: str, schema: dict[str, Any], required: bool,
-              path: str = "") -> Field:
-        at = pointer("properties", name)
+              path: str = "", base: str = "") -> Field:
+        """Field ``name`` of model ``owner``, whose JSON pointer is ``base``."""
+        at = "/properties/" + escape_pointer_token(name)
         validations = rules_of(schema)
         items, item_rules = schema.get("items"), ()
         while isinstance(items, dict) and not item_rules:
@@ -138,10 +157,11 @@ class _Normalizer:
             preserve_unknown_fields=schema.get("x-kubernetes-preserve-unknown-fields") is True,
             embedded_resource=schema.get("x-kubernetes-embedded-resource") is True,
             validations=validations,
-            pointer=self.pointer_of(owner) + at,
+            pointer=base + at,
             item_validations=item_rules,
             nullable=schema.get("nullable") is True,
-            constraints=tuple((k, schema[k]) for k in CONSTRAINT_KEYS if k in schema),
+            constraints=(() if _CONSTRAINTS.isdisjoint(schema)
+                         else tuple((k, schema[k]) for k in CONSTRAINT_KEYS if k in schema)),
         )
 
     def field_type(self, schema: dict[str, Any], owner: str, at: str, path: str) -> TypeRef:
@@ -152,7 +172,10 @@ class _Normalizer:
             return TypeRef("ref", ref=OBJECT_META)
         return self.type_of(schema, owner, at, path)
 
-    def model(self, name: str, schema: dict[str, Any], parent: str = "", path: str = "") -> Model:
+    def model(self, name: str, schema: dict[str, Any], parent: str = "", path: str = ""
+              ) -> dict[str, Any]:
+        """The ``Model`` arguments of definition (or nested object) ``name``, all but its
+        referrers (known once every model is built)."""
         crd = crd_info(self.doc.crds[name], schema) if name in self.doc.crds else None
         root = self.root_of(name)
         if crd is not None:
@@ -166,10 +189,11 @@ class _Normalizer:
         properties = schema.get("properties")
         scalar: TypeRef | None = None
         fields: tuple[Field, ...] = ()
+        at = self.pointer_of(name)
         if properties:
             shape = "object"
             fields = tuple(
-                self.field(name, prop, properties[prop], prop in required, path)
+                self.field(name, prop, properties[prop], prop in required, path, at)
                 for prop in sorted(properties)
             )
         elif "$ref" in schema:
@@ -184,10 +208,10 @@ class _Normalizer:
             kind, gvks = crd.kind, (GroupVersionKind(crd.group, crd.version, crd.kind),)
         else:
             kind, gvks = kind_of(root) + ("." + path if path else ""), () if path else gvks_of(schema)
-        return Model(
+        return dict(
             name=name, group=group, api_version=api_version, kind=kind,
             description=str(schema.get("description", "")), shape=shape, scalar=scalar,
-            fields=fields, gvks=gvks, pointer=self.pointer_of(name),
+            fields=fields, gvks=gvks, pointer=at,
             source=self.doc.file_of(root), field_path=path, root=root if path else "",
             parent=parent, crd=crd, validations=rules_of(schema),
         )
@@ -195,8 +219,10 @@ class _Normalizer:
 
 def rules_of(schema: dict[str, Any]) -> tuple[tuple[tuple[str, Any], ...], ...]:
     """``x-kubernetes-validations`` of one schema as sorted key/value tuples."""
-    return tuple(tuple(sorted((str(k), v) for k, v in rule.items()))
-                 for rule in schema.get("x-kubernetes-validations", ()))
+    rules = schema.get("x-kubernetes-validations")
+    if not rules:
+        return ()
+    return tuple(tuple(sorted((str(k), v) for k, v in rule.items())) for rule in rules)
 
 
 def crd_info(data: dict[str, Any], schema: dict[str, Any] | None = None) -> CrdInfo:
@@ -223,28 +249,22 @@ def build_api(doc: RawDocument, version: str, *, lenient: bool = False
               ) -> tuple[ApiSpec, list[Diagnostic]]:
     """Normalize every definition of ``doc``; ``version`` labels the result (``1.31``)."""
     worker = _Normalizer(doc, lenient)
-    models = {name: worker.model(name, doc.definitions[name]) for name in sorted(doc.definitions)}
+    parts = {name: worker.model(name, doc.definitions[name]) for name in sorted(doc.definitions)}
     done = 0
     while done < len(worker.nested):  # nested objects, found while building their parents
-        name = list(worker.nested)[done]
-        schema, parent, path = worker.nested[name]
-        models[name] = worker.model(name, schema, parent, path)
-        done += 1
-    models = dict(sorted(models.items()))
+        found = list(worker.nested)[done:]
+        for name in found:
+            schema, parent, path = worker.nested[name]
+            parts[name] = worker.model(name, schema, parent, path)
+        done += len(found)
     referrers: dict[str, set[str]] = {}
-    for model in models.values():
-        for f in model.fields:
+    for name, part in parts.items():
+        for f in part["fields"]:
             target = f.type.referenced()
-            if target and target != model.name and target in models:
-                referrers.setdefault(target, set()).add(model.name)
-    for name, refs in referrers.items():
-        models[name] = _with_referrers(models[name], tuple(sorted(refs)))
+            if target and target != name and target in parts:
+                referrers.setdefault(target, set()).add(name)
+    models = {name: Model(**parts[name], referrers=tuple(sorted(referrers.get(name, ()))))
+              for name in sorted(parts)}
     api = ApiSpec(version=version, source=doc.label or doc.origin, format=doc.format, models=models,
                   sha256=doc.sha256, provenance=doc.provenance)
     return api, worker.diagnostics
-
-
-def _with_referrers(model: Model, referrers: tuple[str, ...]) -> Model:
-    from dataclasses import replace
-
-    return replace(model, referrers=referrers)

@@ -1,14 +1,15 @@
 """Run release builds in parallel: one ``mkdocs build`` process per release, at most ``jobs`` at
-a time (each build is single-threaded Python, so one per core)."""
+a time (each build is single-threaded Python, so one per core).
+
+The CLI imports this module to describe ``build-site``: ``subprocess`` and ``concurrent.futures``
+are imported by the functions that run builds, so other commands (``diff``) do not load them."""
 
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -42,6 +43,8 @@ def default_jobs() -> int:
 def run_build(job: BuildJob) -> BuildResult:
     """``mkdocs build`` of one release config, output captured. Not ``--quiet``: it raises the log
     level above WARNING, so ``strict`` would no longer see (and fail on) warnings."""
+    import subprocess
+
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0"}
     env.pop("K8S_API_DOCS_ONLY", None)  # serve-time filters never apply to published builds
     env.pop("K8S_API_DOCS_GROUPS", None)
@@ -58,6 +61,8 @@ def run_build(job: BuildJob) -> BuildResult:
 def run_builds(jobs: Sequence[BuildJob], workers: int,
                on_done: Callable[[BuildResult], None] | None = None) -> list[BuildResult]:
     """Build every job, ``workers`` at a time; results in job order."""
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
     results: dict[str, BuildResult] = {}
     if workers <= 1:
         for job in jobs:

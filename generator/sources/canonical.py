@@ -11,6 +11,10 @@ from generator.errors import Location, SpecError, escape_pointer_token, pointer
 MAX_DEPTH = 64
 _VERBATIM = frozenset({"x-kubernetes-unions", "readOnly", "example", "x-kubernetes-embedded-resource",
                        "x-kubernetes-preserve-unknown-fields", "x-kubernetes-int-or-string"})
+_STRINGS = frozenset({"description", "format", "title", "x-kubernetes-list-type",
+                      "x-kubernetes-map-type", "x-kubernetes-patch-strategy",
+                      "x-kubernetes-patch-merge-key"})
+"""Keys whose value must be a string, kept as is."""
 PRIMITIVES = frozenset({"string", "integer", "number", "boolean", "object", "array"})
 
 
@@ -89,26 +93,52 @@ def canonicalize(schema: Any, dialect: Dialect, at: str, depth: int = 0) -> dict
     src = dialect.source
     if depth > MAX_DEPTH:
         raise SpecError(f"schema nested deeper than {MAX_DEPTH} levels", Location(src, at))
-    _expect(schema, dict, "a schema", src, at)
+    if not isinstance(schema, dict):
+        _expect(schema, dict, "a schema", src, at)
     out: dict[str, Any] = {}
+    # The commonest keys first; a key's pointer is only built when it is needed (recursion or an
+    # error): this runs for every schema of every definition.
     for key, value in schema.items():
-        here = f"{at}/{key}"
-        if key in _VERBATIM:
+        if key in _STRINGS:
+            if not isinstance(value, str):
+                _expect(value, str, key, src, f"{at}/{key}")
             out[key] = value
-        elif key == "$ref":
-            out["$ref"] = ref_name(value, dialect, here)
         elif key == "type":
             if isinstance(value, list):
                 rest = [t for t in value if t != "null"]
+                if len(rest) == 1 and isinstance(rest[0], str):  # ["T", "null"]: most of them
+                    out["type"] = rest[0]
+                    continue
                 if not all(isinstance(t, str) for t in rest):
-                    raise SpecError("type must be a string or an array of strings", Location(src, here))
+                    raise SpecError("type must be a string or an array of strings",
+                                    Location(src, f"{at}/{key}"))
                 if set(rest) == {"string", "integer"}:
                     out["type"], out["format"] = "string", "int-or-string"
                 elif rest:
                     out["type"] = rest[0]
             else:
-                out["type"] = _expect(value, str, "type", src, here)
+                out["type"] = _expect(value, str, "type", src, f"{at}/{key}")
+        elif key == "properties":
+            here = f"{at}/{key}"
+            _expect(value, dict, "properties", src, here)
+            out["properties"] = {
+                _expect(name, str, "a property name", src, here): canonicalize(
+                    sub, dialect, f"{here}/{escape_pointer_token(name)}", depth + 1
+                )
+                for name, sub in value.items()
+            }
+        elif key == "$ref":
+            out["$ref"] = ref_name(value, dialect, f"{at}/{key}")
+        elif key in _VERBATIM:
+            out[key] = value
+        elif key == "items":
+            here = f"{at}/{key}"
+            if isinstance(value, list):
+                value = value[0] if value else {}
+                here += "/0"
+            out["items"] = canonicalize(value, dialect, here, depth + 1)
         elif key in ("allOf", "oneOf", "anyOf"):
+            here = f"{at}/{key}"
             _expect(value, list, key, src, here)
             if key != "allOf":
                 union = _union_type(value)
@@ -119,38 +149,25 @@ def canonicalize(schema: Any, dialect: Dialect, at: str, depth: int = 0) -> dict
                 canonicalize(item, dialect, f"{here}/{i}", depth + 1)
                 for i, item in enumerate(value)
             ]
-        elif key == "properties":
-            _expect(value, dict, "properties", src, here)
-            out["properties"] = {
-                _expect(name, str, "a property name", src, here): canonicalize(
-                    sub, dialect, f"{here}/{escape_pointer_token(name)}", depth + 1
-                )
-                for name, sub in value.items()
-            }
-        elif key == "items":
-            if isinstance(value, list):
-                value = value[0] if value else {}
-                here += "/0"
-            out["items"] = canonicalize(value, dialect, here, depth + 1)
         elif key == "additionalProperties":
             if isinstance(value, bool):
                 out[key] = value
             else:
-                out[key] = canonicalize(value, dialect, here, depth + 1)
-        elif key in ("description", "format", "title", "x-kubernetes-list-type",
-                     "x-kubernetes-map-type", "x-kubernetes-patch-strategy",
-                     "x-kubernetes-patch-merge-key"):
-            out[key] = _expect(value, str, key, src, here)
+                out[key] = canonicalize(value, dialect, f"{at}/{key}", depth + 1)
         elif key in ("required", "enum", "x-kubernetes-list-map-keys"):
+            here = f"{at}/{key}"
             _expect(value, list, key, src, here)
             if key != "enum":
                 for i, item in enumerate(value):
-                    _expect(item, str, f"{key} entry", src, here + pointer(i))
+                    if not isinstance(item, str):
+                        _expect(item, str, f"{key} entry", src, here + pointer(i))
             out[key] = value
         elif key in ("x-kubernetes-group-version-kind", "x-kubernetes-validations"):
+            here = f"{at}/{key}"
             _expect(value, list, key, src, here)
             for i, item in enumerate(value):
-                _expect(item, dict, f"{key} entry", src, here + pointer(i))
+                if not isinstance(item, dict):
+                    _expect(item, dict, f"{key} entry", src, here + pointer(i))
             out[key] = value
         elif key == "nullable":
             if value is True:

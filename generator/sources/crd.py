@@ -18,24 +18,15 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
-
-import yaml
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from generator.errors import Diagnostics, Level, Location, SpecError, escape_pointer_token, pointer
 from generator.sources.base import RawDocument
 from generator.sources.canonical import MAX_DEPTH, Dialect, canonicalize
-from generator.sources.reader import MAX_SPEC_BYTES, _json_data, _json_error, _StrictYamlLoader, read_bytes
+from generator.sources.reader import MAX_SPEC_BYTES, _json_data, _json_error, read_bytes
 
-_FastLoader: type = _StrictYamlLoader
-if getattr(yaml, "__with_libyaml__", False):
-    class _CStrictLoader(yaml.CSafeLoader):  # type: ignore[name-defined,misc]
-        """libyaml (~50x faster on CRD sets) with the strict loader's tags; aliases are refused
-        after loading (``_refuse_aliases``: they come back as shared objects)."""
-
-    _CStrictLoader.yaml_implicit_resolvers = _StrictYamlLoader.yaml_implicit_resolvers
-    _CStrictLoader.yaml_constructors = _StrictYamlLoader.yaml_constructors
-    _FastLoader = _CStrictLoader
+if TYPE_CHECKING:
+    import yaml
 
 API_GROUP = "apiextensions.k8s.io"
 CRD_KIND = "CustomResourceDefinition"
@@ -95,8 +86,12 @@ def parse_manifests(data: bytes, origin: str, *, as_yaml: bool | None = None) ->
         except (RecursionError, ValueError) as exc:
             raise SpecError(f"invalid JSON: {exc}", Location(origin)) from None
         return [Manifest(origin, 0, 1, document)]
+    import yaml  # YAML only when a YAML document is read (``sources.yaml_loaders``)
+
+    from generator.sources.yaml_loaders import FastLoader
+
     try:
-        documents = [d for d in yaml.load_all(text, Loader=_FastLoader) if d is not None]
+        documents = [d for d in yaml.load_all(text, Loader=FastLoader) if d is not None]
     except yaml.YAMLError as fast_error:
         _refuse_template_text(text, origin)
         _raise_yaml_error(_python_yaml_error(text) or fast_error, origin)
@@ -110,8 +105,12 @@ def parse_manifests(data: bytes, origin: str, *, as_yaml: bool | None = None) ->
 
 def _python_yaml_error(text: str) -> yaml.YAMLError | None:
     """The pure-Python parser's error for ``text`` (its messages are the documented ones)."""
+    import yaml
+
+    from generator.sources.yaml_loaders import StrictYamlLoader
+
     try:
-        for _ in yaml.load_all(text, Loader=_StrictYamlLoader):
+        for _ in yaml.load_all(text, Loader=StrictYamlLoader):
             pass
     except yaml.YAMLError as exc:
         return exc

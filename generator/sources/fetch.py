@@ -3,13 +3,10 @@
 from __future__ import annotations
 
 import hashlib
-import http.client
 import re
 import time
-import urllib.error
-import urllib.parse
-import urllib.request
 from pathlib import Path
+from typing import Any
 
 from generator.atomic import atomic_write
 from generator.errors import Location, SpecError, UsageError, one_line
@@ -19,20 +16,27 @@ TIMEOUT_SECONDS = 30.0
 MAX_REDIRECTS = 5
 
 
-class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
-    """Follow at most ``MAX_REDIRECTS`` redirects, and only to http(s)."""
+def _http_only_redirects() -> Any:
+    """A redirect handler that follows at most ``MAX_REDIRECTS`` redirects, and only to http(s).
+    (Built on first download: ``urllib.request`` costs ~30 ms to import, and reading a cached or
+    bundled source needs none of it.)"""
+    import urllib.parse
+    import urllib.request
 
-    max_redirections = MAX_REDIRECTS
+    class _HttpOnlyRedirects(urllib.request.HTTPRedirectHandler):
+        max_redirections = MAX_REDIRECTS
 
-    def http_error_302(self, req, fp, code, msg, headers):  # type: ignore[no-untyped-def]
-        target = headers.get("location") or headers.get("uri") or ""
-        newurl = urllib.parse.urljoin(req.full_url, target)
-        if not newurl.lower().startswith(("http://", "https://")):
-            raise SpecError(f"redirect to non-http(s) URL {one_line(newurl)!r} refused",
-                            Location(req.full_url))
-        return super().http_error_302(req, fp, code, msg, headers)
+        def http_error_302(self, req, fp, code, msg, headers):  # type: ignore[no-untyped-def]
+            target = headers.get("location") or headers.get("uri") or ""
+            newurl = urllib.parse.urljoin(req.full_url, target)
+            if not newurl.lower().startswith(("http://", "https://")):
+                raise SpecError(f"redirect to non-http(s) URL {one_line(newurl)!r} refused",
+                                Location(req.full_url))
+            return super().http_error_302(req, fp, code, msg, headers)
 
-    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+        http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
+
+    return _HttpOnlyRedirects()
 
 
 def cache_path(cache_dir: Path, url: str) -> Path:
@@ -99,7 +103,11 @@ def cached_body(cache_dir: Path, url: str, sha256: str | None = None) -> Path | 
 
 
 def _download(url: str, max_bytes: int, timeout: float) -> bytes:
-    opener = urllib.request.build_opener(_HttpOnlyRedirects())
+    import http.client
+    import urllib.error
+    import urllib.request
+
+    opener = urllib.request.build_opener(_http_only_redirects())
     request = urllib.request.Request(url, headers={"User-Agent": "k8s-api-docs"})
     deadline = time.monotonic() + timeout
     chunks: list[bytes] = []

@@ -13,7 +13,6 @@ import json
 import re
 from collections.abc import Mapping
 from functools import cache
-from importlib import metadata, resources
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -35,6 +34,8 @@ def _schema_root() -> Any:
             root = Path(location) / "kubernetes-json-schema"
             if root.is_dir():
                 return root
+    from importlib import resources
+
     try:
         return resources.files("kubernetes_validate") / "kubernetes-json-schema"
     except ModuleNotFoundError:
@@ -56,10 +57,37 @@ def available_versions() -> list[str]:
 @cache
 def package_version() -> str:
     """The installed ``kubernetes-validate`` version (``1.37.1``), or ``unknown``."""
+    found = _dist_info_version()
+    if found:
+        return found
+    from importlib import metadata  # ~20 ms to import: only when the fast path finds nothing
+
     try:
         return metadata.version("kubernetes-validate")
     except metadata.PackageNotFoundError:
         return "unknown"
+
+
+def _dist_info_version() -> str:
+    """``Version:`` of the one ``kubernetes_validate-*.dist-info`` beside the package directory
+    (how pip installs it), or ``""`` when there is not exactly one."""
+    spec = importlib.util.find_spec("kubernetes_validate")
+    if spec is None or not spec.submodule_search_locations:
+        return ""
+    site = Path(next(iter(spec.submodule_search_locations))).parent
+    infos = list(site.glob("kubernetes_validate-*.dist-info"))
+    if len(infos) != 1:
+        return ""
+    try:
+        with (infos[0] / "METADATA").open(encoding="utf-8") as fh:
+            for line in fh:
+                if not line.strip():  # end of the headers
+                    break
+                if line.startswith("Version:"):
+                    return line.partition(":")[2].strip()
+    except OSError:
+        pass
+    return ""
 
 
 def package_bytes(version: str) -> bytes:

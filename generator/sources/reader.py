@@ -10,8 +10,6 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from generator.errors import Location, SpecError, pointer
 
 MAX_SPEC_BYTES = 64 * 1024 * 1024
@@ -42,26 +40,6 @@ def read_bytes(path: Path, max_bytes: int = MAX_SPEC_BYTES) -> bytes:
         if len(data) > max_bytes:
             raise SpecError(f"spec unpacks to over {max_bytes:,} bytes", Location(origin))
     return data
-
-
-class _StrictYamlLoader(yaml.SafeLoader):
-    """Safe YAML without aliases (no "billion laughs") and without timestamp or binary magic."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:  # type: ignore[override]
-        if self.check_event(yaml.AliasEvent):
-            mark = self.peek_event().start_mark
-            raise yaml.MarkedYAMLError(problem="YAML aliases (*name) are not supported",
-                                       problem_mark=mark)
-        return super().compose_node(parent, index)
-
-
-_StrictYamlLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
-for _tag in ("tag:yaml.org,2002:binary", "tag:yaml.org,2002:set", "tag:yaml.org,2002:omap",
-             "tag:yaml.org,2002:pairs", "tag:yaml.org,2002:timestamp"):
-    _StrictYamlLoader.add_constructor(_tag, _StrictYamlLoader.construct_undefined)
 
 
 def _json_data(value: Any, origin: str) -> Any:
@@ -116,8 +94,12 @@ def parse_document(data: bytes, origin: str) -> Any:
     except UnicodeDecodeError as exc:
         raise SpecError(f"not UTF-8 text (byte {exc.start})", Location(origin)) from None
     if name.endswith((".yaml", ".yml")):
+        import yaml
+
+        from generator.sources.yaml_loaders import StrictYamlLoader
+
         try:
-            document = yaml.load(text, Loader=_StrictYamlLoader)  # a SafeLoader subclass
+            document = yaml.load(text, Loader=StrictYamlLoader)  # a SafeLoader subclass
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
