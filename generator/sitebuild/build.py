@@ -12,6 +12,7 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from generator.build.pipeline import release_digest
 from generator.config import Release
 from generator.errors import GeneratorError, UsageError
 from generator.output.writer import claim_dir, remove_dir, swap_dir, write_file
@@ -37,7 +38,7 @@ from generator.sitebuild.presets import newest_first
 from generator.sitebuild.release_config import ParentConfig, release_config
 from generator.sitebuild.runner import BUILDERS, BuildJob, BuildResult, default_jobs, run_builds
 from generator.sitebuild.zensical import ZensicalJob, job_command
-from generator.sources import DEFAULT_CACHE, SourceOptions, source_digest
+from generator.sources import DEFAULT_CACHE, SourceOptions
 from generator.sources.upstream import LOCK_NAME
 from generator.views.site import version_dir
 
@@ -108,7 +109,7 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     site_url = _site_url(options.site_url or parent.site_url, len(releases))
     template_dirs = tuple(d for d in (parent.template_dir(), shipped_templates()) if d)
     site_digest = SiteInputs(parent.path, parent.docs_dir, template_dirs,
-                             tuple((r.version, r.spec) for r in options.releases),
+                             tuple((r.version, r.spec, *r.crds) for r in options.releases),
                              tuple(options.groups), options.builder, site_url).digest()
     spec_mirror = options.spec_mirror.resolve() if options.spec_mirror else None
     lock_file = (options.lock_file or parent.base_dir / LOCK_NAME).resolve()
@@ -118,9 +119,9 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     manifest = Manifest(cache_dir / "build-site" / "manifest.json")
     entries = manifest.entries(out)
     previous = dict(entries)
-    digests = {v: source_digest(r.spec, source_options) for v, r in releases.items()}
+    digests = {v: release_digest(r, source_options) for v, r in releases.items()}
     shapes = {v: entries[v].shape if v in entries and entries[v].source == digests[v] and entries[v].shape
-              else shape_digest(r.spec, source_options) for v, r in releases.items()}
+              else shape_digest(r, source_options) for v, r in releases.items()}
     oldest_first = newest_first(list(releases))[::-1]
     keys = {v: release_key(site_digest, v, digests[v],
                            [digests[d] for d in release_dependencies(v, oldest_first)]
@@ -197,7 +198,7 @@ def zensical_job(parent: ParentConfig, version: str, site_releases: list[Release
                  site_dir: Path, options: BuildSiteOptions, site_url: str) -> BuildJob:
     """The job that builds one release with Zensical (``sitebuild.zensical``)."""
     job_file = work / "zensical-job.json"
-    ZensicalJob(str(parent.path), version, [(r.version, r.source) for r in site_releases],
+    ZensicalJob(str(parent.path), version, [(r.version, r.source, *r.crds) for r in site_releases],
                 str(work / "zensical"), str(site_dir), str(options.cache_dir.resolve()),
                 options.offline, list(options.groups), site_url).save(job_file)
     return BuildJob(version, job_file, tuple(job_command(job_file)))

@@ -1,6 +1,7 @@
 """What a release site is built from, as one digest, and the manifest of the last builds.
 
-A release is rebuilt when its key changes. The key covers: the sha256 of its source, the
+A release is rebuilt when its key changes. The key covers: the sha256 of its source (and of its
+CRD sets), the
 generator (version and code), the templates, the MkDocs config it inherits, the hand-written
 pages, the MkDocs, Material, Pygments (the snippets' lexers) and Jinja2 versions, the list of
 releases in the site (pages link across releases), the group filter and the site URL.
@@ -17,8 +18,10 @@ from pathlib import Path
 
 import generator
 from generator.build.cache import tree_digest
+from generator.config import Release
 from generator.output.writer import write_file
-from generator.sources import SourceOptions, load_source
+from generator.sources import SourceOptions, load_source, merge_documents
+from generator.sources.base import Schema
 
 MANIFEST_FORMAT = 2
 
@@ -37,8 +40,8 @@ class SiteInputs:
     config_file: Path
     docs_dir: Path
     template_dirs: tuple[Path, ...]
-    releases: tuple[tuple[str, str], ...]
-    """(version, source spec) of every release in the site."""
+    releases: tuple[tuple[str, ...], ...]
+    """(version, source spec, CRD sets…) of every release in the site."""
     groups: tuple[str, ...] = ()
     builder: str = "mkdocs"
     site_url: str = ""
@@ -73,13 +76,36 @@ def release_dependencies(version: str, oldest_first: Sequence[str]) -> list[str]
     return [oldest_first[i - 1]] if i > 0 else []
 
 
-def shape_digest(spec: str, options: SourceOptions) -> str:
+def shape_digest(release: Release, options: SourceOptions) -> str:
     """Digest of what other releases read from this one besides links to it: its definition
-    names and their property names (pages: Other versions; fields: since / removed in)."""
-    raw = load_source(spec, options)
-    shape = sorted((name, sorted(schema.get("properties") or {}))
+    names and their property names (pages: Other versions; fields: since / removed in), with its
+    CRD sets; a CRD's property names at every depth (its nested objects have rows with notes)."""
+    raw = load_source(release.spec, options)
+    if release.crds:
+        raw = merge_documents(raw, [load_source(spec, options) for spec in release.crds])
+    shape = sorted((name, property_paths(schema) if name in raw.crds
+                    else sorted(schema.get("properties") or {}))
                    for name, schema in raw.definitions.items())
     return hashlib.sha256(json.dumps(shape).encode()).hexdigest()
+
+
+def property_paths(schema: Schema) -> list[str]:
+    """Field paths of every property of an inline schema (``spec.rules[].matches[].path``)."""
+    found: list[str] = []
+    stack: list[tuple[object, str]] = [(schema, "")]
+    while stack:
+        node, path = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            for name, child in properties.items():
+                here = f"{path}.{name}" if path else str(name)
+                found.append(here)
+                stack.append((child, here))
+        stack.append((node.get("items"), path + "[]"))
+        stack.append((node.get("additionalProperties"), path + "{}"))
+    return sorted(found)
 
 
 def release_key(site_digest: str, version: str, source_sha256: str,

@@ -82,8 +82,10 @@ def release_config(parent: ParentConfig, release: Release, site_releases: list[R
     plugins = parent.plugins()
     options = parent.plugin_options()
     options.update({
-        "versions": [{"version": r.version, **({"source": _abs_source(parent, r.source)}
-                                               if r.source else {})} for r in site_releases],
+        "versions": [{"version": r.version,
+                      **({"source": _abs_source(parent, r.source)} if r.source else {}),
+                      **({"crds": [_abs_source(parent, c) for c in r.crds]} if r.crds else {})}
+                     for r in site_releases],
         "only": [release.version],
         "layout": "release",
         "cache_dir": str(cache_dir),

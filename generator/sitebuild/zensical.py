@@ -44,8 +44,8 @@ class ZensicalJob:
     config_file: str
     """The project's ``mkdocs.yml``."""
     version: str
-    releases: list[tuple[str, str]]
-    """(version, source) of every release of the site, oldest first."""
+    releases: list[tuple[str, ...]]
+    """(version, source, CRD sets…) of every release of the site, oldest first."""
     work_dir: str
     """``CACHE/build-site/<release>/zensical``: the Zensical project (config, docs, site)."""
     site_dir: str
@@ -73,7 +73,7 @@ def run(job: ZensicalJob) -> None:
     """Generate, lay out and build one release; the site ends up in ``job.site_dir``."""
     parent = ParentConfig.load(Path(job.config_file))
     work = Path(job.work_dir)
-    releases = [Release(v, s) for v, s in job.releases]
+    releases = [Release(v, s, tuple(crds)) for v, s, *crds in job.releases]
     release = next(r for r in releases if r.version == job.version)
     options = parent.plugin_options()
     site = generate([release], SourceOptions(cache_dir=Path(job.cache_dir), offline=job.offline),

@@ -1,0 +1,87 @@
+"""``build-site --crds``: a Kubernetes release combined with a CRD set, published as its own
+site; editing a CRD file rebuilds that release (and nothing when nothing changed)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import REPO, SHARED
+
+from generator.cli import main
+from generator.config import Release
+from generator.sitebuild.build import BuildSiteOptions, build_site
+from generator.sitebuild.release_config import ParentConfig, release_config
+
+pytestmark = [pytest.mark.slow, pytest.mark.shared]
+GATEWAY = SHARED / "crds" / "gateway-api" / "v1.2.0"
+GROUP = "gateway.networking.k8s.io"
+HTTPROUTE = Path("1.31") / GROUP / "v1" / "httpRoute" / "index.html"
+
+
+class CrdSite:
+    def __init__(self, root: Path) -> None:
+        self.crds = root / "crds"
+        shutil.copytree(GATEWAY, self.crds)
+        for path in self.crds.iterdir():
+            path.chmod(0o644)
+        self.site, self.cache = root / "site", root / "cache"
+
+    def build(self) -> list[str]:
+        summary = build_site(BuildSiteOptions(
+            releases=[Release("1.31", "", (str(self.crds),))], out=self.site,
+            config_file=REPO / "mkdocs.yml", cache_dir=self.cache, groups=[GROUP], progress=False))
+        return summary.built
+
+
+@pytest.fixture(scope="module")
+def crd_site(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CrdSite]:
+    site = CrdSite(tmp_path_factory.mktemp("crd-site"))
+    saved = os.getcwd()
+    try:  # the CLI's --crds, as a user types it
+        assert main(["build-site", "--version", "1.31", "--crds", str(site.crds), "--out",
+                     str(site.site), "--config", str(REPO / "mkdocs.yml"), "--cache-dir",
+                     str(site.cache), "--group", GROUP, "-q"]) == 0
+    finally:
+        os.chdir(saved)
+    yield site
+
+
+def test_release_config_passes_crd_sets_as_absolute_paths(tmp_path: Path) -> None:
+    os.chdir(tmp_path)
+    try:
+        text = release_config(ParentConfig.load(REPO / "mkdocs.yml"), Release("1.31", "", ("crds",)),
+                              [Release("1.31", "", ("crds", "more/x.yaml"))], site_dir=tmp_path / "s",
+                              cache_dir=tmp_path / "c", pages_dir=tmp_path / "p", groups=[])
+    finally:
+        os.chdir(REPO)
+    assert f"crds:\n      - {tmp_path / 'crds'}\n      - {tmp_path / 'more/x.yaml'}\n" in text
+
+
+def test_httproute_metadata_links_the_releases_objectmeta(crd_site: CrdSite) -> None:
+    page = (crd_site.site / HTTPROUTE).read_text(encoding="utf-8")
+    row = re.search(r'<tr id="field-metadata">.*?</tr>', page, re.S)
+    assert row, "no metadata row"
+    link = re.search(r'<a href="([^"]+)">ObjectMeta</a>', row.group(0).replace("<wbr>", ""))
+    assert link, row.group(0)
+    target = (crd_site.site / HTTPROUTE).parent / link.group(1) / "index.html"
+    assert target.resolve() == (crd_site.site / "1.31" / "meta" / "v1" / "objectMeta" / "index.html")
+    assert "<h1" in target.read_text(encoding="utf-8") and "ObjectMeta" in target.read_text(
+        encoding="utf-8")
+
+
+def test_unchanged_crds_rebuild_nothing_and_an_edited_crd_file_rebuilds_its_release(
+        crd_site: CrdSite) -> None:
+    assert crd_site.build() == []
+    path = crd_site.crds / "gateway.networking.k8s.io_httproutes.yaml"
+    text = path.read_text(encoding="utf-8")
+    edited = text.replace("HTTPRoute provides a way to route HTTP requests.",
+                          "HTTPRoute, as edited by the CRD site test.", 1)
+    assert edited != text
+    path.write_text(edited, encoding="utf-8")
+    assert crd_site.build() == ["1.31"]
+    assert "as edited by the CRD site test" in (crd_site.site / HTTPROUTE).read_text(encoding="utf-8")
