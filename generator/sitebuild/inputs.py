@@ -1,10 +1,9 @@
 """What a release site is built from, as one digest, and the manifest of the last builds.
 
 A release is rebuilt when its key changes. The key covers: the sha256 of its source (and of its
-CRD sets), the
-generator (version and code), the templates, the MkDocs config it inherits, the hand-written
-pages, the MkDocs, Material, Pygments (the snippets' lexers) and Jinja2 versions, the list of
-releases in the site (pages link across releases), the group filter and the site URL.
+CRD sets), the generator (version and code), the templates, the MkDocs config it inherits, the
+hand-written pages, the MkDocs, Material, Pygments (the snippets' lexers) and Jinja2 versions,
+the list of releases in the site (pages link across releases), the group filter and the site URL.
 """
 
 from __future__ import annotations
