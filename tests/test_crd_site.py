@@ -1,5 +1,6 @@
 """``build-site --crds``: a Kubernetes release combined with a CRD set, published as its own
-site; editing a CRD file rebuilds that release (and nothing when nothing changed)."""
+site; editing a CRD file rebuilds that release (and nothing when nothing changed). A release
+that is only a CRD set is titled as such everywhere (``views.pages.release_title``)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,15 @@ from pathlib import Path
 import pytest
 from conftest import REPO, SHARED
 
+from generator.build.pipeline import generate
 from generator.cli import main
-from generator.config import Release
+from generator.config import Release, VersionsOptions
 from generator.sitebuild.build import BuildSiteOptions, build_site
+from generator.sitebuild.landing import alias_pages, landing_page
 from generator.sitebuild.release_config import ParentConfig, release_config
+from generator.views.nav import releases_list
 
-pytestmark = [pytest.mark.slow, pytest.mark.shared]
+slow = pytest.mark.slow
 GATEWAY = SHARED / "crds" / "gateway-api" / "v1.2.0"
 GROUP = "gateway.networking.k8s.io"
 HTTPROUTE = Path("1.31") / GROUP / "v1" / "httpRoute" / "index.html"
@@ -62,6 +66,8 @@ def test_release_config_passes_crd_sets_as_absolute_paths(tmp_path: Path) -> Non
     assert f"crds:\n      - {tmp_path / 'crds'}\n      - {tmp_path / 'more/x.yaml'}\n" in text
 
 
+@slow
+@pytest.mark.shared
 def test_httproute_metadata_links_the_releases_objectmeta(crd_site: CrdSite) -> None:
     page = (crd_site.site / HTTPROUTE).read_text(encoding="utf-8")
     row = re.search(r'<tr id="field-metadata">.*?</tr>', page, re.S)
@@ -74,6 +80,8 @@ def test_httproute_metadata_links_the_releases_objectmeta(crd_site: CrdSite) -> 
         encoding="utf-8")
 
 
+@slow
+@pytest.mark.shared
 def test_unchanged_crds_rebuild_nothing_and_an_edited_crd_file_rebuilds_its_release(
         crd_site: CrdSite) -> None:
     assert crd_site.build() == []
@@ -85,3 +93,37 @@ def test_unchanged_crds_rebuild_nothing_and_an_edited_crd_file_rebuilds_its_rele
     path.write_text(edited, encoding="utf-8")
     assert crd_site.build() == ["1.31"]
     assert "as edited by the CRD site test" in (crd_site.site / HTTPROUTE).read_text(encoding="utf-8")
+
+
+CRD_TITLE = "gateway-v1.2.0 custom resources"
+
+
+@pytest.mark.shared
+def test_a_crd_only_release_is_titled_as_one_in_nav_badge_line_changes_and_root(shared: Path) -> None:
+    crds = shared / "crds" / "gateway-api"
+    site = generate([Release("gateway-v1.1.0", str(crds / "v1.1.0")),
+                     Release("gateway-v1.2.0", str(crds / "v1.2.0"))],
+                    versions=VersionsOptions(history="site"))
+    nav_titles = [next(iter(entry)) for entry in site.nav]
+    assert nav_titles == ["gateway-v1.1.0 custom resources", CRD_TITLE]
+    page = site.pages["gateway-v1.2.0/gateway.networking.k8s.io/v1/httpRoute.md"]
+    badge = next(line for line in page.splitlines() if line.startswith('<p class="k8s-meta">'))
+    assert f"{CRD_TITLE} · <a" in badge and "Kubernetes gateway" not in page
+    changes = site.pages["gateway-v1.2.0/changes.md"]
+    assert f"Up: [{CRD_TITLE}](index.md)" in changes and "Kubernetes gateway" not in changes
+    assert site.titles == {"gateway-v1.1.0": "gateway-v1.1.0 custom resources",
+                           "gateway-v1.2.0": CRD_TITLE}
+    assert not any("Kubernetes gateway" in text for text in site.pages.values())
+    root = landing_page("API", ["gateway-v1.2.0", "1.31"], {"gateway-v1.2.0": CRD_TITLE})
+    assert f'<a href="gateway-v1.2.0/">{CRD_TITLE}</a> (latest)' in root
+    assert '<a href="1.31/">Kubernetes 1.31</a>' in root
+    listed = releases_list("index.md", "", [], ["gateway-v1.2.0", "1.31"], site.titles)
+    assert listed == f"- [{CRD_TITLE}](../gateway-v1.2.0/)\n- [Kubernetes 1.31](../1.31/)"
+    redirect = alias_pages(["index.html"], "gateway-v1.2.0", {"gateway-v1.2.0": CRD_TITLE})
+    assert f"<title>{CRD_TITLE} (latest)</title>" in redirect["index.html"]
+
+
+def test_a_kubernetes_release_with_crds_keeps_its_kubernetes_title(api_131: object) -> None:
+    from generator.views.pages import release_title, title_of
+
+    assert release_title(api_131) == "Kubernetes 1.31" == title_of("1.31")

@@ -38,7 +38,7 @@ from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.example_sections import ExampleSections
 from generator.views.lookup import FIELD_PATHS, field_paths_json
 from generator.views.nav import release_nav
-from generator.views.pages import IndexPage, Link
+from generator.views.pages import IndexPage, Link, release_title
 from generator.views.site import SitePlan, plan_site, relative
 from generator.views.versions import Releases, VersionsHook
 
@@ -130,7 +130,7 @@ def change_pages(version: str, site: Releases, pairs: Sequence[tuple[str, str]],
             old_plan = None
         path = changes_path(plan, old, adjacent=old == previous)
         diff = with_crd_changes(diff_apis(old_api, api, package_history()), old_api, api)
-        pages.append(changes_page(diff, path, plan, old_plan))
+        pages.append(changes_page(diff, path, plan, old_plan, release_title(api)))
     return pages
 
 
@@ -292,6 +292,7 @@ def _render(settings: _Settings, env: jinja2.Environment, loaded: dict[str, Load
     """The site: ``todo``'s pages rendered, the others (and their navigation) from ``previous``."""
     site = GeneratedSite(pages=dict(previous.pages) if previous else {})
     apis, plans = _apis(loaded), {v: r.plan for v, r in loaded.items()}
+    site.titles = {v: release_title(api) for v, api in apis.items()}
     versions, hooks = settings.versions, settings.hooks
     published = None
     if versions.enabled:

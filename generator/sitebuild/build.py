@@ -24,7 +24,7 @@ from generator.sitebuild.inputs import (
     page_set_digest,
     release_dependencies,
     release_key,
-    shape_digest,
+    release_shape,
 )
 from generator.sitebuild.landing import (
     LATEST_ALIAS,
@@ -120,12 +120,15 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     entries = manifest.entries(out)
     previous = dict(entries)
     digests = {v: release_digest(r, source_options) for v, r in releases.items()}
-    shapes = {v: entries[v].shape if v in entries and entries[v].source == digests[v] and entries[v].shape
-              else shape_digest(r, source_options) for v, r in releases.items()}
+    shapes: dict[str, tuple[str, str]] = {
+        v: (entries[v].shape, entries[v].title)
+        if v in entries and entries[v].source == digests[v] and entries[v].shape and entries[v].title
+        else release_shape(r, source_options) for v, r in releases.items()}
+    titles = {v: title for v, (_, title) in shapes.items()}
     oldest_first = newest_first(list(releases))[::-1]
     keys = {v: release_key(site_digest, v, digests[v],
                            [digests[d] for d in release_dependencies(v, oldest_first)]
-                           + [f"{o}={shapes[o]}" for o in oldest_first if o != v])
+                           + [f"{o}={shapes[o][0]}" for o in oldest_first if o != v])
             for v in releases}
     todo = [v for v in releases if options.force or v not in entries or entries[v].key != keys[v]
             or not (out / v / "index.html").is_file()]
@@ -167,7 +170,7 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             pages = html_pages(out / result.version)
             entries[result.version] = ManifestEntry(keys[result.version], len(pages),
                                                     page_set_digest(pages), digests[result.version],
-                                                    shapes[result.version])
+                                                    *shapes[result.version])
             summary.built.append(result.version)
             summary.pages_built += len(pages)
 
@@ -185,10 +188,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     order = newest_first(list(releases))
     alias_home = out / LATEST_ALIAS / "index.html"
     if order[0] in summary.built or not alias_home.is_file() or alias_home.read_text(
-            encoding="utf-8") != alias_pages(["index.html"], order[0])["index.html"]:
-        _write_alias(out, order[0])
+            encoding="utf-8") != alias_pages(["index.html"], order[0], titles)["index.html"]:
+        _write_alias(out, order[0], titles)
     write_file(out / "versions.json", versions_json(order))
-    write_file(out / "index.html", landing_page(parent.site_name, order))
+    write_file(out / "index.html", landing_page(parent.site_name, order, titles))
     manifest.save()
     summary.seconds = time.perf_counter() - start
     return summary
@@ -232,11 +235,11 @@ def _site_url(url: str, releases: int) -> str:
         raise UsageError(str(exc)) from None
 
 
-def _write_alias(out: Path, newest: str) -> None:
+def _write_alias(out: Path, newest: str, titles: dict[str, str]) -> None:
     """``out/latest/``: a redirect to the newest release's page for each of its pages."""
     staging = out / f"{STAGING_PREFIX}{LATEST_ALIAS}"
     remove_dir(staging)
-    for page, text in alias_pages(html_pages(out / newest), newest).items():
+    for page, text in alias_pages(html_pages(out / newest), newest, titles).items():
         write_file(staging / page, text)
     swap_dir(staging, out / LATEST_ALIAS)
 

@@ -21,6 +21,7 @@ from generator.config import Release
 from generator.output.writer import write_file
 from generator.sources import SourceOptions, load_source, merge_documents
 from generator.sources.base import Schema
+from generator.views.pages import title_of
 
 MANIFEST_FORMAT = 2
 
@@ -75,17 +76,24 @@ def release_dependencies(version: str, oldest_first: Sequence[str]) -> list[str]
     return [oldest_first[i - 1]] if i > 0 else []
 
 
-def shape_digest(release: Release, options: SourceOptions) -> str:
-    """Digest of what other releases read from this one besides links to it: its definition
-    names and their property names (pages: Other versions; fields: since / removed in), with its
-    CRD sets; a CRD's property names at every depth (its nested objects have rows with notes)."""
+def release_shape(release: Release, options: SourceOptions) -> tuple[str, str]:
+    """``shape_digest`` of a release and its title (``views.pages.title_of``: a release that is
+    only CRD sets is titled as such), from one load of its sources."""
     raw = load_source(release.spec, options)
     if release.crds:
         raw = merge_documents(raw, [load_source(spec, options) for spec in release.crds])
     shape = sorted((name, property_paths(schema) if name in raw.crds
                     else sorted(schema.get("properties") or {}))
                    for name, schema in raw.definitions.items())
-    return hashlib.sha256(json.dumps(shape).encode()).hexdigest()
+    return (hashlib.sha256(json.dumps(shape).encode()).hexdigest(),
+            title_of(release.version, raw.format == "crd"))
+
+
+def shape_digest(release: Release, options: SourceOptions) -> str:
+    """Digest of what other releases read from this one besides links to it: its definition
+    names and their property names (pages: Other versions; fields: since / removed in), with its
+    CRD sets; a CRD's property names at every depth (its nested objects have rows with notes)."""
+    return release_shape(release, options)[0]
 
 
 def property_paths(schema: Schema) -> list[str]:
@@ -124,6 +132,8 @@ class ManifestEntry:
     """sha256 of the source the release was built from."""
     shape: str = ""
     """``shape_digest`` of that source (reused while the source is unchanged)."""
+    title: str = ""
+    """The release's title (``release_shape``; reused likewise)."""
 
 
 class Manifest:

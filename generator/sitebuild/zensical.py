@@ -116,7 +116,8 @@ def _hand_written(docs_dir: Path, site: GeneratedSite, releases: list[Release], 
         if RELEASES_MARKER in text:
             others = [r.version for r in releases if r.version != version]
             text = text.replace(RELEASES_MARKER, releases_list(
-                rel, _file_dir_url(rel), list(zip(site.apis, site.plans, strict=True)), others))
+                rel, _file_dir_url(rel), list(zip(site.apis, site.plans, strict=True)), others,
+                site.titles))
         pages[rel] = text
     return pages
 
