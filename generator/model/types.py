@@ -248,6 +248,9 @@ class Model:
     """``x-kubernetes-validations`` of the object itself (sorted key/value tuples)."""
     crd: CrdInfo | None = None
     """For the root of a CRD version: the CRD's names, scope, versions, columns, subresources."""
+    same_shape: str = ""
+    """For a nested object: the one definition of the release with its property names and
+    types (``model.shapes``: a CRD's inline copy of ``io.k8s.api.core.v1.Toleration``)."""
 
     @property
     def is_kind(self) -> bool:
@@ -289,6 +292,8 @@ class Model:
             out["validations"] = [dict(v) for v in self.validations]
         if self.crd is not None:
             out["crd"] = self.crd.to_dict()
+        if self.same_shape:
+            out["sameShape"] = self.same_shape
         return out
 
 
