@@ -25,6 +25,7 @@ import yaml
 from generator.errors import Diagnostics, Level, Location, SpecError, escape_pointer_token, pointer
 from generator.sources.base import RawDocument
 from generator.sources.canonical import MAX_DEPTH, Dialect, canonicalize
+from generator.sources.fast_yaml import load_documents
 from generator.sources.reader import MAX_SPEC_BYTES, _json_data, _json_error, _StrictYamlLoader, read_bytes
 
 _FastLoader: type = _StrictYamlLoader
@@ -57,6 +58,9 @@ class Manifest:
     """0-based position of the document in its file (``(document N)`` in messages is 1-based)."""
     count: int
     data: Any
+    braces: bool = True
+    """Whether some string of the document may hold ``{{`` (``False`` only when the YAML walk
+    saw none: the Helm-template check is then skipped)."""
 
     @property
     def source(self) -> str:
@@ -96,6 +100,10 @@ def parse_manifests(data: bytes, origin: str, *, as_yaml: bool | None = None) ->
             raise SpecError(f"invalid JSON: {exc}", Location(origin)) from None
         return [Manifest(origin, 0, 1, document)]
     try:
+        fast = load_documents(text, origin)
+        if fast is not None:
+            documents, braces = fast
+            return [Manifest(origin, i, len(documents), d, braces) for i, d in enumerate(documents)]
         documents = [d for d in yaml.load_all(text, Loader=_FastLoader) if d is not None]
     except yaml.YAMLError as fast_error:
         _refuse_template_text(text, origin)
@@ -229,7 +237,7 @@ class CrdLoader:
             self.diagnostics.add(Level.INFO, f"skipped: {_describe(crd)} is not a "
                                  "CustomResourceDefinition", Location(src, at))
             return
-        found = _template_pointer(crd)
+        found = _template_pointer(crd) if manifest.braces else None
         if found is not None:
             raise SpecError("Helm template syntax {{ … }}: render the chart first (helm template), "
                             "then document its output", Location(src, at + found))
