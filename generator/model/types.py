@@ -328,6 +328,24 @@ class ApiSpec:
             }
         return ordered
 
+    @cached_property
+    def nested(self) -> dict[str, list[Model]]:
+        """Definition → the nested objects found in it (``Model.root``), in name order."""
+        out: dict[str, list[Model]] = {}
+        for model in self.models.values():
+            if model.field_path:
+                out.setdefault(model.root, []).append(model)
+        return out
+
+    @cached_property
+    def crd_versions(self) -> dict[tuple[str, str], dict[str, Model]]:
+        """(group, kind) of a CRD → its versions' root models by version."""
+        out: dict[tuple[str, str], dict[str, Model]] = {}
+        for model in self.models.values():
+            if model.crd is not None:
+                out.setdefault((model.crd.group, model.crd.kind), {})[model.crd.version] = model
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "schemaVersion": EXPORT_SCHEMA_VERSION,

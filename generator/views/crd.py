@@ -54,8 +54,7 @@ def crd_view(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> CrdView |
     info = model.crd
     if info is None:
         return None
-    siblings = {m.crd.version: m for m in api.models.values()
-                if m.crd is not None and m.crd.group == info.group and m.crd.kind == info.kind}
+    siblings = api.crd_versions.get((info.group, info.kind), {})
     versions = []
     for status in info.versions:
         other = siblings.get(status.name)
@@ -78,9 +77,8 @@ def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
     if not any(NESTED_SEPARATOR in f.type.referenced() for f in model.fields):
         return [], 0
     children: dict[str, list[Model]] = {}
-    for other in api.models.values():
-        if other.field_path and other.root == model.name:
-            children.setdefault(other.parent, []).append(other)
+    for other in api.nested.get(model.name, ()):
+        children.setdefault(other.parent, []).append(other)
     out: list[NestedSection] = []
     stack = [(c, 1) for c in reversed(_ordered(model, children.get(model.name, [])))]
     while stack:
