@@ -4,7 +4,6 @@ that is only a CRD set is titled as such everywhere (``views.pages.release_title
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from collections.abc import Iterator
@@ -45,24 +44,19 @@ class CrdSite:
 @pytest.fixture(scope="module")
 def crd_site(shared: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[CrdSite]:
     site = CrdSite(tmp_path_factory.mktemp("crd-site"))
-    saved = os.getcwd()
-    try:  # the CLI's --crds, as a user types it
-        assert main(["build-site", "--version", "1.31", "--crds", str(site.crds), "--out",
-                     str(site.site), "--config", str(REPO / "mkdocs.yml"), "--cache-dir",
-                     str(site.cache), "--group", GROUP, "-q"]) == 0
-    finally:
-        os.chdir(saved)
+    # the CLI's --crds, as a user types it
+    assert main(["build-site", "--version", "1.31", "--crds", str(site.crds), "--out",
+                 str(site.site), "--config", str(REPO / "mkdocs.yml"), "--cache-dir",
+                 str(site.cache), "--group", GROUP, "-q"]) == 0
     yield site
 
 
-def test_release_config_passes_crd_sets_as_absolute_paths(tmp_path: Path) -> None:
-    os.chdir(tmp_path)
-    try:
-        text = release_config(ParentConfig.load(REPO / "mkdocs.yml"), Release("1.31", "", ("crds",)),
-                              [Release("1.31", "", ("crds", "more/x.yaml"))], site_dir=tmp_path / "s",
-                              cache_dir=tmp_path / "c", pages_dir=tmp_path / "p", groups=[])
-    finally:
-        os.chdir(REPO)
+def test_release_config_passes_crd_sets_as_absolute_paths(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = release_config(ParentConfig.load(REPO / "mkdocs.yml"), Release("1.31", "", ("crds",)),
+                          [Release("1.31", "", ("crds", "more/x.yaml"))], site_dir=tmp_path / "s",
+                          cache_dir=tmp_path / "c", pages_dir=tmp_path / "p", groups=[])
     assert f"crds:\n      - {tmp_path / 'crds'}\n      - {tmp_path / 'more/x.yaml'}\n" in text
 
 
