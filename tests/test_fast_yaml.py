@@ -77,7 +77,7 @@ def test_nesting_limit_names_the_pointer() -> None:
 
 
 def test_without_libyaml_the_python_parser_gives_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(fast_yaml, "_Composer", _StrictYamlLoader)
+    monkeypatch.setattr(fast_yaml, "_Events", _StrictYamlLoader)
     for text in SAME:
         found = fast_yaml.load_documents(text, "o")
         assert found is not None and json.dumps(found[0]) == json.dumps(strict(text))

@@ -41,7 +41,7 @@ _tags: dict[str, str] = {}
 
 def _resolve(self: Any, kind: Any, value: str, implicit: tuple[bool, bool]) -> str:
     """``Resolver.resolve`` without path resolvers (none are registered), remembering the tags
-    of short plain scalars: the composer asks once per node."""
+    of short plain scalars: ``_document`` asks once per scalar."""
     if kind is yaml.ScalarNode:
         if not implicit[0]:
             return _STR
@@ -54,22 +54,15 @@ def _resolve(self: Any, kind: Any, value: str, implicit: tuple[bool, bool]) -> s
     return _MAP if kind is yaml.MappingNode else _SEQ
 
 
-def _no_path_resolvers(self: Any, *args: Any) -> None:
-    """``descend_resolver``/``ascend_resolver``: nothing to do without path resolvers."""
-
-
-_Composer: type = _StrictYamlLoader
+_Events: type = _StrictYamlLoader
 if getattr(yaml, "__with_libyaml__", False):
-    class _CComposer(yaml.CSafeLoader):  # type: ignore[name-defined,misc]
+    class _CEvents(yaml.CSafeLoader):  # type: ignore[name-defined,misc]
         """libyaml with the strict loader's implicit tags (no timestamps), resolved faster."""
 
         resolve = _resolve
-        descend_resolver = _no_path_resolvers
-        ascend_resolver = _no_path_resolvers
 
-    _CComposer.yaml_implicit_resolvers = _StrictYamlLoader.yaml_implicit_resolvers
-    assert not _CComposer.yaml_path_resolvers
-    _Composer = _CComposer
+    _CEvents.yaml_implicit_resolvers = _StrictYamlLoader.yaml_implicit_resolvers
+    _Events = _CEvents
 
 
 class _Unsupported(Exception):
@@ -80,7 +73,7 @@ def load_documents(text: str, origin: str) -> tuple[list[Any], bool] | None:
     """The non-empty documents of a YAML stream as JSON data, and whether any string (key or
     value) holds ``{{``; ``None`` when the text needs the full loader (see the module docstring).
     Raises ``yaml.YAMLError`` on a syntax error and ``SpecError`` on nesting too deep."""
-    loader = _Composer(text)
+    loader = _Events(text)
     try:
         documents: list[Any] = []
         braces = False
