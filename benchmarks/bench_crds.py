@@ -3,11 +3,14 @@
 For the Gateway API v1.2.0 set, the cert-manager set and a ~5 MB set (every CRD file of
 ``../shared/crds`` copied under renamed groups into a temporary directory until it holds 5 MB),
 prints the median of ``--runs`` runs (each in a fresh process) of the seconds to load and render
-every page (``generate``, versions feature on; target for 5 MB: ≤ 2 s), and the largest Markdown
-page. With ``--html`` it also runs ``mkdocs build`` once per set and prints the largest HTML page
-(target: none over 500 KB).
+every page (``generate``, versions feature on; target for 5 MB: ≤ 2 s) as wall and CPU time (the
+machine is shared: CPU seconds are what to compare), the load (YAML to model) part of it, and the
+largest Markdown page. With ``--html`` it also runs ``mkdocs build`` once per set and prints the
+largest HTML page (target: none over 500 KB). ``--profile`` prints the functions with the most
+own time of one profiled ``generate`` of the 5 MB set. ``--repo DIR`` runs another checkout's
+generator (before/after comparisons on the same machine state).
 
-Usage: python benchmarks/bench_crds.py [--runs 3] [--html]
+Usage: python benchmarks/bench_crds.py [--runs 3] [--html] [--profile] [--repo DIR]
 """
 
 from __future__ import annotations
@@ -23,19 +26,32 @@ import tempfile
 import time
 from pathlib import Path
 
-from measure import REPO, SHARED
+from measure import REPO, SHARED, header, load
 
 CHILD = """
 import json, sys, time
 t0 = time.perf_counter()
-from generator.build.pipeline import generate
+from generator.build.pipeline import generate, load_api
 from generator.config import Release
 t1 = time.perf_counter()
-site = generate([Release("set", sys.argv[1])])
+c1 = time.process_time()
+load_api(Release("set", sys.argv[1]))
+c2 = time.process_time()
 t2 = time.perf_counter()
+site = generate([Release("set", sys.argv[1])])
+t3 = time.perf_counter()
+c3 = time.process_time()
 sizes = sorted((len(text.encode()), path) for path, text in site.pages.items())
-print(json.dumps({"import": t1 - t0, "generate": t2 - t1, "pages": len(site.pages),
-                  "largest": sizes[-1]}))
+print(json.dumps({"import": t1 - t0, "generate": t3 - t2, "cpu": c3 - c2, "load_cpu": c2 - c1,
+                  "pages": len(site.pages), "largest": sizes[-1]}))
+"""
+PROFILE = """
+import cProfile, pstats, sys
+from generator.build.pipeline import generate
+from generator.config import Release
+profile = cProfile.Profile()
+profile.runcall(generate, [Release("set", sys.argv[1])])
+pstats.Stats(profile).sort_stats("tottime").print_stats(15)
 """
 GROUPS = ("gateway.networking.k8s.io", "cert-manager.io", "alb.networking.azure.io")
 
@@ -63,20 +79,23 @@ def five_mb_set(directory: Path, target: int = 5 * 1024 * 1024) -> int:
     return total
 
 
-def measure(source: Path, runs: int) -> None:
+def measure(source: Path, runs: int, repo: Path = REPO) -> None:
     results = []
     for _ in range(runs):
         started = time.perf_counter()
-        out = subprocess.run([sys.executable, "-c", CHILD, str(source)], cwd=REPO, check=True,
+        out = subprocess.run([sys.executable, "-c", CHILD, str(source)], cwd=repo, check=True,
                              capture_output=True, text=True,
-                             env={**os.environ, "PYTHONPATH": str(REPO)}).stdout
+                             env={**os.environ, "PYTHONPATH": str(repo)}).stdout
         figures = json.loads(out.strip().splitlines()[-1])
         figures["wall"] = time.perf_counter() - started
         results.append(figures)
     generate = statistics.median(r["generate"] for r in results)
+    cpu = statistics.median(r["cpu"] for r in results)
+    load_cpu = statistics.median(r["load_cpu"] for r in results)
     wall = statistics.median(r["wall"] for r in results)
     size, page = results[0]["largest"]
-    print(f"  generate {generate:.2f} s (median of {runs}; process wall {wall:.2f} s), "
+    print(f"  generate {generate:.2f} s wall, {cpu:.2f} s CPU (of which loading {load_cpu:.2f} s) "
+          f"(medians of {runs}; process wall {wall:.2f} s; load average {load()}), "
           f"{results[0]['pages']} pages, largest Markdown {size / 1e3:.0f} KB ({page})")
 
 
@@ -99,8 +118,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--html", action="store_true", help="also build with mkdocs and size the HTML")
+    parser.add_argument("--profile", action="store_true",
+                        help="also profile one generate of the 5 MB set (cProfile, own time)")
+    parser.add_argument("--repo", type=Path, default=REPO,
+                        help="checkout whose generator runs (default: this one)")
     args = parser.parse_args()
-    print(f"{os.cpu_count()} cores")
+    header(f"bench_crds: {args.repo.resolve()}")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         big = tmp / "five-mb"
@@ -109,9 +132,13 @@ def main() -> None:
                               ("cert-manager", SHARED / "crds" / "cert-manager"),
                               (f"{size / 1e6:.1f} MB set", big)):
             print(label)
-            measure(source, args.runs)
+            measure(source, args.runs, args.repo.resolve())
             if args.html and source != big:
                 html_sizes(source, tmp)
+        if args.profile:
+            print(subprocess.run([sys.executable, "-c", PROFILE, str(big)], cwd=args.repo, check=True,
+                                 capture_output=True, text=True,
+                                 env={**os.environ, "PYTHONPATH": str(args.repo.resolve())}).stdout)
 
 
 if __name__ == "__main__":

@@ -178,6 +178,9 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
                            "(with --source-kind upstream: every release whose swagger.json digest "
                            "this tool ships, 1.28 to 1.36)")
     add_source_kind_option(site)
+    site.add_argument("--crds", dest="crds", action="append", default=[], metavar="PATH",
+                      help="CustomResourceDefinition manifests (file, directory or URL) to "
+                           "document with every release, linked to its pages (repeatable)")
     site.add_argument("--out", type=Path, required=True, metavar="SITE",
                       help="output directory (created; only releases that changed are replaced)")
     site.add_argument("--config", type=Path, default=Path("mkdocs.yml"), metavar="FILE",
@@ -381,7 +384,7 @@ def cmd_build_site(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
     versions = args.versions or preset_versions(args.preset or "default", args.source_kind)
-    releases = pair_releases(versions, args.sources, args.source_kind)
+    releases = pair_releases(versions, args.sources, args.source_kind, args.crds)
     summary = build_site(BuildSiteOptions(
         releases=releases, out=args.out, config_file=args.config, cache_dir=args.cache_dir,
         offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,

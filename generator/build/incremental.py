@@ -178,10 +178,18 @@ class ReleaseInputs:
         return cls(tuple(change_olds(version, order, pairs)), tuple(v for v in order if v != version))
 
 
+def release_shape(release: Release, options: SourceOptions | None = None) -> tuple[str, bool]:
+    """``shape_digest`` of a release, and whether it is only CRD sets (its title says so: a
+    ``views.pages.title_of`` argument), from one read of each source."""
+    read = [definition_fields(spec, options) for spec in (release.spec, *release.crds)]
+    shape = [sorted((name, sorted(fields)) for name, fields in found.items()) for _, found in read]
+    digest = hashlib.sha256(json.dumps(shape if release.crds else shape[0]).encode()).hexdigest()
+    return digest, read[0][0] == "crd"
+
+
 def shape_digest(release: Release, options: SourceOptions | None = None) -> str:
     """Digest of what other releases read from this one besides links to it: its definition
     names and their property names (pages: Other versions; fields: since / removed in), CRD sets
-    included. Read from the names alone where the source allows (``sources.definition_fields``)."""
-    shape = [sorted((name, sorted(fields)) for name, fields in definition_fields(spec, options).items())
-             for spec in (release.spec, *release.crds)]
-    return hashlib.sha256(json.dumps(shape if release.crds else shape[0]).encode()).hexdigest()
+    included (a CRD's field paths at every depth). Read from the names alone where the source
+    allows (``sources.definition_fields``)."""
+    return release_shape(release, options)[0]

@@ -29,7 +29,7 @@ from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.example_sections import ExampleSections
 from generator.views.lookup import FIELD_PATHS, field_paths_json
 from generator.views.nav import release_nav
-from generator.views.pages import IndexPage, Link
+from generator.views.pages import IndexPage, Link, release_title
 from generator.views.site import SitePlan, plan_site, relative
 from generator.views.versions import PublishedReleases, VersionsHook
 
@@ -79,7 +79,7 @@ def change_pages(version: str, site: PublishedReleases, config: SiteConfig) -> l
             old_plan = None
         path = changes_path(plan, old, adjacent=old == previous)
         diff = with_crd_changes(diff_apis(old_api, api, package_history()), old_api, api)
-        pages.append(changes_page(diff, path, plan, old_plan))
+        pages.append(changes_page(diff, path, plan, old_plan, release_title(api)))
     return pages
 
 
@@ -197,6 +197,7 @@ def _render(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environmen
     """The site: ``todo``'s pages rendered, the others (and their navigation) from ``previous``."""
     site = GeneratedSite(pages=dict(previous.pages) if previous else {})
     apis, plans = _apis(loaded), {v: r.plan for v, r in loaded.items()}
+    site.titles = {v: release_title(api) for v, api in apis.items()}
     versions = config.versions
     published = None
     if versions.enabled:

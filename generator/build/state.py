@@ -21,6 +21,9 @@ class GeneratedSite:
     plans: list[SitePlan] = field(default_factory=list)
     nav: list[object] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    titles: dict[str, str] = field(default_factory=dict)
+    """Release → its title (``views.pages.release_title``), for every loaded release (siblings
+    too: lists of the site's releases name them)."""
     rendered: list[str] = field(default_factory=list)
     """Pages the ``generate`` call that returned this site rendered (the others came from its
     memo; empty when nothing changed)."""

@@ -224,7 +224,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         others = [r.version for r in self.config.versions
                   if r.version not in built] if self._release_layout else []
         lines = releases_list(page.file.src_uri, page.file.url,
-                              list(zip(self.site.apis, self.site.plans, strict=True)), others)
+                              list(zip(self.site.apis, self.site.plans, strict=True)), others,
+                              self.site.titles)
         return markdown.replace(RELEASES_MARKER, lines)
 
     def on_page_content(self, html: str, *, page: Any, config: MkDocsConfig, files: Files) -> str | None:

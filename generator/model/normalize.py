@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from generator.errors import Diagnostic, Diagnostics, Level, Location, SpecError, escape_pointer_token
 from generator.model.gvk import gvks_of, kind_of, package_group_version
+from generator.model.shapes import same_shapes
 from generator.model.types import (
     CONSTRAINT_KEYS,
     NESTED_SEPARATOR,
@@ -265,6 +267,8 @@ def build_api(doc: RawDocument, version: str, *, lenient: bool = False
                 referrers.setdefault(target, set()).add(name)
     models = {name: Model(**parts[name], referrers=tuple(sorted(referrers.get(name, ()))))
               for name in sorted(parts)}
+    for name, target in same_shapes(models).items():
+        models[name] = replace(models[name], same_shape=target)
     api = ApiSpec(version=version, source=doc.label or doc.origin, format=doc.format, models=models,
                   sha256=doc.sha256, provenance=doc.provenance)
     return api, worker.diagnostics

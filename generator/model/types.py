@@ -248,6 +248,9 @@ class Model:
     """``x-kubernetes-validations`` of the object itself (sorted key/value tuples)."""
     crd: CrdInfo | None = None
     """For the root of a CRD version: the CRD's names, scope, versions, columns, subresources."""
+    same_shape: str = ""
+    """For a nested object: the one definition of the release with its property names and
+    types (``model.shapes``: a CRD's inline copy of ``io.k8s.api.core.v1.Toleration``)."""
 
     @property
     def is_kind(self) -> bool:
@@ -289,6 +292,8 @@ class Model:
             out["validations"] = [dict(v) for v in self.validations]
         if self.crd is not None:
             out["crd"] = self.crd.to_dict()
+        if self.same_shape:
+            out["sameShape"] = self.same_shape
         return out
 
 
@@ -322,6 +327,24 @@ class ApiSpec:
                 for v in sorted(versions, key=api_version_sort_key)
             }
         return ordered
+
+    @cached_property
+    def nested(self) -> dict[str, list[Model]]:
+        """Definition → the nested objects found in it (``Model.root``), in name order."""
+        out: dict[str, list[Model]] = {}
+        for model in self.models.values():
+            if model.field_path:
+                out.setdefault(model.root, []).append(model)
+        return out
+
+    @cached_property
+    def crd_versions(self) -> dict[tuple[str, str], dict[str, Model]]:
+        """(group, kind) of a CRD → its versions' root models by version."""
+        out: dict[tuple[str, str], dict[str, Model]] = {}
+        for model in self.models.values():
+            if model.crd is not None:
+                out.setdefault((model.crd.group, model.crd.kind), {})[model.crd.version] = model
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -23,7 +23,7 @@ from generator.render import gfm, markup
 from generator.render.highlight import highlight
 from generator.render.raw_html import raw_block
 from generator.views.builder_section import IndexLine
-from generator.views.properties import PropertyRow, TypeLabel, primitive_label
+from generator.views.properties import PropertyRow, SameShape, TypeLabel, primitive_label
 from generator.views.site import anchor_id
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "_templates"
@@ -68,7 +68,16 @@ def type_html(label: TypeLabel) -> str:
     name = wbr(label.name)
     if label.url:
         name = f'<a href="{html.escape(label.url)}">{name}</a>'
-    return f"{markup.inline(label.prefix)}{name}{markup.inline(label.suffix)}"
+    same = f"<br>{same_shape_html(label.same)}" if label.same else ""
+    return f"{markup.inline(label.prefix)}{name}{markup.inline(label.suffix)}{same}"
+
+
+def same_shape_html(same: SameShape) -> str:
+    """``same shape as core/v1 Toleration``, the kind linking its page."""
+    kind = wbr(same.kind)
+    if same.url:
+        kind = f'<a href="{html.escape(same.url)}">{kind}</a>'
+    return f'<span class="k8s-same">same shape as {html.escape(same.group_version)} {kind}</span>'
 
 
 def notes_cell(row: PropertyRow) -> str:
@@ -180,6 +189,7 @@ FILTERS: dict[str, Any] = {
     "wbr_code": wbr_code,
     "raw_block": raw_block,
     "type_html": type_html,
+    "same_shape_html": same_shape_html,
     "type_text": type_text,
     "type_cell": type_cell,
     "builder_index_list": builder_index_list,

@@ -141,7 +141,13 @@ def type_label(label: Any) -> str:
     name = cell(label.name)
     if label.href:
         name = f"[{name}]({label.href.translate(_URL_QUOTE)})"
-    return f"{cell(label.prefix)}{name}{cell(label.suffix)}"
+    same = ""
+    if label.same is not None:
+        kind = cell(label.same.kind)
+        if label.same.href:
+            kind = f"[{kind}]({label.same.href.translate(_URL_QUOTE)})"
+        same = f" (same shape as {cell(label.same.group_version)} {kind})"
+    return f"{cell(label.prefix)}{name}{cell(label.suffix)}{same}"
 
 
 def notes(row: Any) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 
 from tqdm import tqdm
 
-from generator.build.incremental import ReleaseInputs, shape_digest
+from generator.build.incremental import ReleaseInputs, release_shape
 from generator.build.load import release_digest
 from generator.config import Release, VersionsOptions, plugin_config
 from generator.errors import GeneratorError, UsageError
@@ -34,6 +34,7 @@ from generator.sitebuild.runner import BUILDERS, BuildJob, BuildResult, default_
 from generator.sitebuild.zensical import ZensicalJob, job_command
 from generator.sources import DEFAULT_CACHE, SourceOptions
 from generator.sources.upstream import LOCK_NAME
+from generator.views.pages import title_of
 from generator.views.site import version_dir
 
 STAGING_PREFIX = ".build-"
@@ -103,7 +104,7 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     site_url = _site_url(options.site_url or parent.site_url, len(releases))
     template_dirs = tuple(d for d in (parent.template_dir(), shipped_templates()) if d)
     site_digest = SiteInputs(parent.path, parent.docs_dir, template_dirs,
-                             tuple((r.version, r.spec) for r in options.releases),
+                             tuple((r.version, r.spec, *r.crds) for r in options.releases),
                              tuple(options.groups), options.builder, site_url).digest()
     spec_mirror = options.spec_mirror.resolve() if options.spec_mirror else None
     lock_file = (options.lock_file or parent.base_dir / LOCK_NAME).resolve()
@@ -114,14 +115,17 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     entries = manifest.entries(out)
     previous = dict(entries)
     digests = {v: release_digest(r, source_options) for v, r in releases.items()}
-    shapes = {v: entries[v].shape if v in entries and entries[v].source == digests[v] and entries[v].shape
-              else shape_digest(r, source_options) for v, r in releases.items()}
+    shapes: dict[str, tuple[str, str]] = {
+        v: (entries[v].shape, entries[v].title)
+        if v in entries and entries[v].source == digests[v] and entries[v].shape and entries[v].title
+        else _shape_and_title(r, source_options) for v, r in releases.items()}
+    titles = {v: title for v, (_, title) in shapes.items()}
     oldest_first = newest_first(list(releases))[::-1]
     pairs = _versions_options(parent, oldest_first).change_pairs
     inputs = {v: ReleaseInputs.of(v, oldest_first, pairs) for v in releases}
     keys = {v: release_key(site_digest, v, digests[v],
                            [digests[d] for d in inputs[v].content if d in digests]
-                           + [f"{o}={shapes[o]}" for o in inputs[v].shape])
+                           + [f"{o}={shapes[o][0]}" for o in inputs[v].shape])
             for v in releases}
     todo = [v for v in releases if options.force or v not in entries or entries[v].key != keys[v]
             or not (out / v / "index.html").is_file()]
@@ -165,7 +169,7 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             pages = html_pages(out / result.version)
             entries[result.version] = ManifestEntry(keys[result.version], len(pages),
                                                     page_set_digest(pages), digests[result.version],
-                                                    shapes[result.version])
+                                                    *shapes[result.version])
             summary.built.append(result.version)
             summary.pages_built += len(pages)
 
@@ -183,10 +187,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     order = newest_first(list(releases))
     alias_home = out / LATEST_ALIAS / "index.html"
     if order[0] in summary.built or not alias_home.is_file() or alias_home.read_text(
-            encoding="utf-8") != alias_pages(["index.html"], order[0])["index.html"]:
-        _write_alias(out, order[0])
+            encoding="utf-8") != alias_pages(["index.html"], order[0], titles)["index.html"]:
+        _write_alias(out, order[0], titles)
     write_file(out / "versions.json", versions_json(order))
-    write_file(out / "index.html", landing_page(parent.site_name, order))
+    write_file(out / "index.html", landing_page(parent.site_name, order, titles))
     manifest.save()
     summary.seconds = time.perf_counter() - start
     return summary
@@ -236,11 +240,11 @@ def _site_url(url: str, releases: int) -> str:
         raise UsageError(str(exc)) from None
 
 
-def _write_alias(out: Path, newest: str) -> None:
+def _write_alias(out: Path, newest: str, titles: dict[str, str]) -> None:
     """``out/latest/``: a redirect to the newest release's page for each of its pages."""
     staging = out / f"{STAGING_PREFIX}{LATEST_ALIAS}"
     remove_dir(staging)
-    for page, text in alias_pages(html_pages(out / newest), newest).items():
+    for page, text in alias_pages(html_pages(out / newest), newest, titles).items():
         write_file(staging / page, text)
     swap_dir(staging, out / LATEST_ALIAS)
 
@@ -249,3 +253,10 @@ def _last_error(output: str) -> str:
     lines = [line for line in output.splitlines() if line.strip()]
     errors = [line for line in lines if "ERROR" in line or "WARNING" in line or "Error" in line]
     return (errors or lines or ["no output"])[-1]
+
+
+def _shape_and_title(release: Release, options: SourceOptions) -> tuple[str, str]:
+    """A release's ``shape_digest`` and its title (``views.pages.title_of``: a release that is
+    only CRD sets is titled as such), from one read of its sources."""
+    shape, crd_only = release_shape(release, options)
+    return shape, title_of(release.version, crd_only)

@@ -1,11 +1,12 @@
 """What a release site is built from, as one digest, and the manifest of the last builds.
 
-A release is rebuilt when its key changes. The key covers: the sha256 of its source, the
-generator (version and code), the templates, the MkDocs config it inherits, the hand-written
-pages, the MkDocs, Material, Pygments (the snippets' lexers) and Jinja2 versions, the list of
-releases in the site (pages link across releases), the group filter and the site URL, and what
-the release's pages read from the other releases (``build.incremental.ReleaseInputs``: the source
-digests of those its change pages compare with, the names of all others).
+A release is rebuilt when its key changes. The key covers: the sha256 of its source (and of its
+CRD sets), the generator (version and code), the templates, the MkDocs config it inherits, the
+hand-written pages, the MkDocs, Material, Pygments (the snippets' lexers) and Jinja2 versions,
+the list of releases in the site (pages link across releases), the group filter and the site
+URL, and what the release's pages read from the other releases
+(``build.incremental.ReleaseInputs``: the source digests of those its change pages compare with,
+the names of all others).
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ class SiteInputs:
     config_file: Path
     docs_dir: Path
     template_dirs: tuple[Path, ...]
-    releases: tuple[tuple[str, str], ...]
-    """(version, source spec) of every release in the site."""
+    releases: tuple[tuple[str, ...], ...]
+    """(version, source spec, CRD sets…) of every release in the site."""
     groups: tuple[str, ...] = ()
     builder: str = "mkdocs"
     site_url: str = ""
@@ -82,6 +83,8 @@ class ManifestEntry:
     """sha256 of the source the release was built from."""
     shape: str = ""
     """``build.incremental.shape_digest`` of that source (reused while the source is unchanged)."""
+    title: str = ""
+    """The release's title (``views.pages.title_of``; reused likewise)."""
 
 
 class Manifest:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+
+from generator.views.pages import title_of
 
 LATEST_ALIAS = "latest"
 
@@ -18,11 +20,13 @@ def versions_json(versions_newest_first: Sequence[str]) -> str:
     return json.dumps(entries, indent=2) + "\n"
 
 
-def landing_page(site_name: str, versions_newest_first: Sequence[str]) -> str:
-    """A page listing every release that sends the reader on to the newest one."""
+def landing_page(site_name: str, versions_newest_first: Sequence[str],
+                 titles: Mapping[str, str] | None = None) -> str:
+    """A page listing every release that sends the reader on to the newest one; ``titles``:
+    release → title (``views.pages.title_of``, its default)."""
     newest = html.escape(versions_newest_first[0], quote=True)
     items = "\n".join(
-        f'    <li><a href="{html.escape(v, quote=True)}/">Kubernetes {html.escape(v)}</a>'
+        f'    <li><a href="{html.escape(v, quote=True)}/">{html.escape(_title(v, titles))}</a>'
         f'{" (latest)" if i == 0 else ""}</li>'
         for i, v in enumerate(versions_newest_first)
     )
@@ -39,7 +43,7 @@ def landing_page(site_name: str, versions_newest_first: Sequence[str]) -> str:
 <body>
   <h1>{title}</h1>
   <p>Redirecting to the newest release,
-    <a href="{newest}/">Kubernetes {html.escape(versions_newest_first[0])}</a>.</p>
+    <a href="{newest}/">{html.escape(_title(versions_newest_first[0], titles))}</a>.</p>
   <h2>Releases</h2>
   <ul>
 {items}
@@ -65,7 +69,12 @@ def release_site_url(site_url: str, version: str) -> str:
     return f"{site_url}{version}/"
 
 
-def alias_pages(pages: Iterable[str], version: str, alias: str = LATEST_ALIAS) -> dict[str, str]:
+def _title(version: str, titles: Mapping[str, str] | None) -> str:
+    return (titles or {}).get(version) or title_of(version)
+
+
+def alias_pages(pages: Iterable[str], version: str, titles: Mapping[str, str] | None = None,
+                alias: str = LATEST_ALIAS) -> dict[str, str]:
     """Redirect pages of the alias directory: for each HTML page of release ``version`` (paths
     below its directory, ``core/v1/pod/index.html``), a page at the same path below ``alias/``
     that sends the reader to the release's page, keeping ``?query`` and ``#fragment``."""
@@ -74,23 +83,23 @@ def alias_pages(pages: Iterable[str], version: str, alias: str = LATEST_ALIAS) -
         depth = page.count("/")
         target = "../" * (depth + 1) + version + "/" + page.removesuffix("index.html")
         out[page] = _redirect(html.escape(target, quote=True), json.dumps(target).replace("<", "\\u003c"),
-                              version, alias)
+                              _title(version, titles), alias)
     return out
 
 
-def _redirect(target_attr: str, target_js: str, version: str, alias: str) -> str:
+def _redirect(target_attr: str, target_js: str, title: str, alias: str) -> str:
     return f"""<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
-  <title>Kubernetes {html.escape(version)} ({html.escape(alias)})</title>
+  <title>{html.escape(title)} ({html.escape(alias)})</title>
   <meta name="robots" content="noindex">
   <meta http-equiv="refresh" content="0; url={target_attr}">
   <link rel="canonical" href="{target_attr}">
   <script>location.replace({target_js} + location.search + location.hash)</script>
 </head>
 <body>
-  <p><a href="{target_attr}">Kubernetes {html.escape(version)}</a> ({html.escape(alias)})</p>
+  <p><a href="{target_attr}">{html.escape(title)}</a> ({html.escape(alias)})</p>
 </body>
 </html>
 """

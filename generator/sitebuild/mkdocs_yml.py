@@ -83,8 +83,10 @@ def release_plugin_options(parent: ParentConfig, release: Release, site_releases
     ``config.SiteConfig`` of these (``config.plugin_config``)."""
     options = parent.plugin_options()
     options.update({
-        "versions": [{"version": r.version, **({"source": _abs_source(parent, r.source)}
-                                               if r.source else {})} for r in site_releases],
+        "versions": [{"version": r.version,
+                      **({"source": _abs_source(parent, r.source)} if r.source else {}),
+                      **({"crds": [_abs_source(parent, c) for c in r.crds]} if r.crds else {})}
+                     for r in site_releases],
         "only": [release.version],
         "layout": "release",
         "cache_dir": str(cache_dir),

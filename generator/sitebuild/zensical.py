@@ -99,7 +99,8 @@ def _hand_written(docs_dir: Path, site: GeneratedSite, others: list[str]) -> dic
             raise GeneratorError(f"{path}: would overwrite the generated page {rel}")
         if RELEASES_MARKER in text:
             text = text.replace(RELEASES_MARKER, releases_list(
-                rel, _file_dir_url(rel), list(zip(site.apis, site.plans, strict=True)), others))
+                rel, _file_dir_url(rel), list(zip(site.apis, site.plans, strict=True)), others,
+                site.titles))
         pages[rel] = text
     return pages
 

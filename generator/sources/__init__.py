@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, SpecError
-from generator.sources.base import Provenance, RawDocument
+from generator.sources.base import Provenance, RawDocument, Schema
 from generator.sources.crd import (
     crd_dir_digest,
     documents_are_crds,
@@ -208,14 +208,37 @@ def source_digest(spec: str, options: SourceOptions | None = None) -> str:
     return hashlib.sha256(read_bytes(path, options.max_bytes)).hexdigest()
 
 
-def definition_fields(spec: str, options: SourceOptions | None = None) -> Mapping[str, frozenset[str]]:
-    """Definition name → property names of a source: for a kubernetes-validate release from the
-    package's raw definitions (``field_names``: no canonical document is made), else from the
-    loaded document."""
+def definition_fields(spec: str, options: SourceOptions | None = None
+                      ) -> tuple[str, Mapping[str, frozenset[str]]]:
+    """(format, definition name → property names) of a source: for a kubernetes-validate release
+    from the package's raw definitions (``field_names``: no canonical document is made), else from
+    the loaded document. A CRD's names are its field paths at every depth (its nested objects have
+    rows with notes of their own)."""
     if spec.startswith(KV_PREFIX):
-        return field_names(spec[len(KV_PREFIX):])
+        return "jsonschema", field_names(spec[len(KV_PREFIX):])
     doc = load_source(spec, options)
-    return {name: frozenset(schema.get("properties") or ()) for name, schema in doc.definitions.items()}
+    return doc.format, {name: frozenset(property_paths(schema) if name in doc.crds
+                                        else schema.get("properties") or ())
+                        for name, schema in doc.definitions.items()}
+
+
+def property_paths(schema: Schema) -> list[str]:
+    """Field paths of every property of an inline schema (``spec.rules[].matches[].path``)."""
+    found: list[str] = []
+    stack: list[tuple[object, str]] = [(schema, "")]
+    while stack:
+        node, path = stack.pop()
+        if not isinstance(node, dict):
+            continue
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            for name, child in properties.items():
+                here = f"{path}.{name}" if path else str(name)
+                found.append(here)
+                stack.append((child, here))
+        stack.append((node.get("items"), path + "[]"))
+        stack.append((node.get("additionalProperties"), path + "{}"))
+    return sorted(found)
 
 
 def load_document(document: Any, origin: str, sha256: str = "") -> RawDocument:

@@ -48,6 +48,9 @@ class Manifest:
     """0-based position of the document in its file (``(document N)`` in messages is 1-based)."""
     count: int
     data: Any
+    braces: bool = True
+    """Whether some string of the document may hold ``{{`` (``False`` only when the YAML walk
+    saw none: the Helm-template check is then skipped)."""
 
     @property
     def source(self) -> str:
@@ -88,9 +91,14 @@ def parse_manifests(data: bytes, origin: str, *, as_yaml: bool | None = None) ->
         return [Manifest(origin, 0, 1, document)]
     import yaml  # YAML only when a YAML document is read (``sources.yaml_loaders``)
 
+    from generator.sources.fast_yaml import load_documents
     from generator.sources.yaml_loaders import FastLoader
 
     try:
+        fast = load_documents(text, origin)
+        if fast is not None:
+            documents, braces = fast
+            return [Manifest(origin, i, len(documents), d, braces) for i, d in enumerate(documents)]
         documents = [d for d in yaml.load_all(text, Loader=FastLoader) if d is not None]
     except yaml.YAMLError as fast_error:
         _refuse_template_text(text, origin)
@@ -228,7 +236,7 @@ class CrdLoader:
             self.diagnostics.add(Level.INFO, f"skipped: {_describe(crd)} is not a "
                                  "CustomResourceDefinition", Location(src, at))
             return
-        found = _template_pointer(crd)
+        found = _template_pointer(crd) if manifest.braces else None
         if found is not None:
             raise SpecError("Helm template syntax {{ … }}: render the chart first (helm template), "
                             "then document its output", Location(src, at + found))

@@ -56,7 +56,7 @@ def _json_data(value: Any, origin: str) -> Any:
             raise SpecError(f"document nested deeper than {MAX_DATA_DEPTH} levels", Location(origin, at))
         if isinstance(item, dict):
             if not all(isinstance(k, str) for k in item):
-                item = {_key(k, origin, at): v for k, v in item.items()}
+                item = {k if isinstance(k, str) else _key(k, origin, at): v for k, v in item.items()}
                 parent[key] = item
             stack.extend((item, k, at + pointer(k), depth + 1) for k in item)
         elif isinstance(item, list):

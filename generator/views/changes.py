@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from generator.analysis.diff import SEVERITIES, ApiDiff, Change, ModelChange
 from generator.analysis.known_data import note_text
 from generator.model.gvk import stability
+from generator.views.pages import title_of
 from generator.views.properties import field_anchor
 from generator.views.site import SitePlan, relative, release_url, tree_link
 
@@ -96,6 +97,8 @@ class ChangesPage:
     api_versions: list[Change]
     groups: list[GroupEntry]
     up_href: str | None = None
+    up_title: str = ""
+    """What the "Up" link calls the new release (``views.pages.release_title``)."""
     links: bool = True
     notes: list[str] = field(default_factory=list)
     """Known differences of bundled data from upstream that can affect this page."""
@@ -113,8 +116,9 @@ def changes_path(plan: SitePlan, old_version: str, adjacent: bool) -> str:
 
 
 def changes_page(diff: ApiDiff, path: str = "", new_plan: SitePlan | None = None,
-                 old_plan: SitePlan | None = None) -> ChangesPage:
-    """The change page view; links only to pages the plans know."""
+                 old_plan: SitePlan | None = None, new_title: str = "") -> ChangesPage:
+    """The change page view; links only to pages the plans know. ``new_title``: the new
+    release's title (``views.pages.release_title``; default ``title_of`` its version)."""
 
     def new_href(name: str, anchor: str = "") -> str | None:
         target = new_plan.page_of(name) if new_plan and name else None
@@ -148,6 +152,7 @@ def changes_page(diff: ApiDiff, path: str = "", new_plan: SitePlan | None = None
                            tuple(m for m in models if m.status == "changed"))
                 for (g, v), models in groups.items()],
         up_href=relative(path, new_plan.home) if new_plan else None,
+        up_title=new_title or title_of(diff.new_version),
         links=new_plan is not None,
         notes=[note_text(n) for n in diff.notes],
     )

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.model.types import NESTED_SEPARATOR, ApiSpec, CrdInfo, Model, PrinterColumn
-from generator.views.properties import PropertyRow, property_rows
+from generator.views.properties import PropertyRow, SameShape, property_rows, same_shape
 from generator.views.site import SitePlan, page_url, relative
 
 
@@ -46,14 +46,15 @@ class NestedSection:
     parent_href: str
     """``#anchor`` of the parent's section, or ``#properties`` for the root."""
     rows: list[PropertyRow]
+    same: SameShape | None = None
+    """The definition of the release this object has the shape of (``Model.same_shape``)."""
 
 
 def crd_view(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> CrdView | None:
     info = model.crd
     if info is None:
         return None
-    siblings = {m.crd.version: m for m in api.models.values()
-                if m.crd is not None and m.crd.group == info.group and m.crd.kind == info.kind}
+    siblings = api.crd_versions.get((info.group, info.kind), {})
     versions = []
     for status in info.versions:
         other = siblings.get(status.name)
@@ -76,9 +77,8 @@ def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
     if not any(NESTED_SEPARATOR in f.type.referenced() for f in model.fields):
         return [], 0
     children: dict[str, list[Model]] = {}
-    for other in api.models.values():
-        if other.field_path and other.root == model.name:
-            children.setdefault(other.parent, []).append(other)
+    for other in api.nested.get(model.name, ()):
+        children.setdefault(other.parent, []).append(other)
     out: list[NestedSection] = []
     stack = [(c, 1) for c in reversed(_ordered(model, children.get(model.name, [])))]
     while stack:
@@ -93,7 +93,8 @@ def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
         parent_href = f"#{parent_target[1]}" if parent_target and parent_target[1] else "#properties"
         out.append(NestedSection(child, child.field_path, anchor, depth,
                                  parent.field_path or parent.kind, parent_href,
-                                 property_rows(child, api, plan, page, anchors)))
+                                 property_rows(child, api, plan, page, anchors),
+                                 same_shape(child, api, plan, page)))
         stack.extend((c, depth + 1) for c in reversed(_ordered(child, children.get(child.name, []))))
     total = sum(len(c) for c in children.values())
     return out, total - len(out)

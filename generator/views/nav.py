@@ -4,10 +4,11 @@ release site adds to the project's own pages (the same for every builder: the Mk
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generator.model.types import ApiSpec
+from generator.views.pages import release_title, title_of
 from generator.views.site import SitePlan, relative, version_dir
 
 NavItem = Any
@@ -47,7 +48,7 @@ def release_nav(api: ApiSpec, plan: SitePlan, extra: Sequence[tuple[str, str]] =
             else:
                 group_items.extend(model_items)
         groups.append({nav_title(group): group_items})
-    return {nav_title(f"Kubernetes {api.version}"): groups}
+    return {nav_title(release_title(api)): groups}
 
 
 def alphabetical_ranges(items: list[dict[str, str]]) -> list[NavItem]:
@@ -70,14 +71,17 @@ def alphabetical_ranges(items: list[dict[str, str]]) -> list[NavItem]:
 
 
 def releases_list(page: str, page_url: str, built: Sequence[tuple[ApiSpec, SitePlan]],
-                  others: Sequence[str] = ()) -> str:
+                  others: Sequence[str] = (), titles: Mapping[str, str] | None = None) -> str:
     """The Markdown list that replaces ``RELEASES_MARKER`` on hand-written page ``page``
     (published at ``page_url``): each generated release's home, then ``others``, releases that
-    are sites of their own beside this one (links from the site root: ``../1.32/``)."""
-    lines = [f"- [Kubernetes {api.version}]({relative(page, plan.home)}) — "
+    are sites of their own beside this one (links from the site root: ``../1.32/``), titled
+    by ``titles`` (``GeneratedSite.titles``; default ``views.pages.title_of``)."""
+    titles = titles or {}
+    lines = [f"- [{nav_title(release_title(api))}]({relative(page, plan.home)}) — "
              f"{len(api.models)} models, from `{api.source}`" for api, plan in built]
     to_site_root = "../" * (len([part for part in page_url.split("/") if part]) + 1)
-    lines += [f"- [Kubernetes {v}]({to_site_root}{version_dir(v)}/)" for v in others]
+    lines += [f"- [{nav_title(titles.get(v) or title_of(v))}]({to_site_root}{version_dir(v)}/)"
+              for v in others]
     return "\n".join(lines)
 
 

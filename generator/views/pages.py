@@ -53,6 +53,8 @@ class ModelPage:
     """Nested objects beyond ``views.site.MAX_SECTIONS``, not shown (the page says how many)."""
     field_paths: FieldPathBox | None = None
     """The field-path box above the property table (``views.lookup``)."""
+    release_title: str = ""
+    """What the badge line calls the release (``release_title``: ``Kubernetes 1.31``)."""
 
 
 @dataclass
@@ -134,6 +136,7 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
         crd=crd_view(model, api, plan, path),
         nested=nested, nested_omitted=omitted,
         field_paths=field_path_box(model, api, plan, path),
+        release_title=release_title(api),
     )
 
 
@@ -160,9 +163,16 @@ def _group_views(api: ApiSpec, plan: SitePlan, page: str,
     return groups
 
 
+def title_of(version: str, crd_only: bool = False) -> str:
+    """What pages, navigation and the site's root call a release: ``Kubernetes 1.31``; a release
+    that is only CRD sets: ``gateway-v1.2.0 custom resources``. The one place release titles
+    come from (``release_title`` for a loaded release)."""
+    return f"{version} custom resources" if crd_only else f"Kubernetes {version}"
+
+
 def release_title(api: ApiSpec) -> str:
-    """``Kubernetes 1.31``; a release that is only CRD sets: ``gateway-v1.2.0 custom resources``."""
-    return f"{api.version} custom resources" if api.format == "crd" else f"Kubernetes {api.version}"
+    """``title_of`` a loaded release."""
+    return title_of(api.version, api.format == "crd")
 
 
 def index_pages(api: ApiSpec, plan: SitePlan) -> list[IndexPage]:

@@ -23,6 +23,31 @@ class TypeLabel:
     suffix: str = ""
     url: str | None = None
     """The same link as a published URL, for raw HTML (``views.site.page_url``)."""
+    same: SameShape | None = None
+    """A nested object with the shape of a definition of the release (``Model.same_shape``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SameShape:
+    """The definition a nested object has the shape of: ``core/v1`` ``Toleration``, linked to
+    its page when the release has one."""
+
+    group_version: str
+    kind: str
+    href: str | None = None
+    url: str | None = None
+
+
+def same_shape(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> SameShape | None:
+    """``model.same_shape`` as a link from ``page``."""
+    target = api.models.get(model.same_shape) if model.same_shape else None
+    if target is None:
+        return None
+    group_version = f"{target.group}/{target.api_version}" if target.api_version else target.group
+    found = plan.page_of(target.name)
+    if found is None:
+        return SameShape(group_version, target.kind)
+    return SameShape(group_version, target.kind, relative(page, found), page_url(page, found))
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +99,8 @@ def type_label(t: TypeRef, api: ApiSpec, plan: SitePlan, page: str) -> TypeLabel
         target, anchor = found
         fragment = f"#{anchor}" if anchor else ""
         return TypeLabel(prefix, name, relative(page, target) + fragment,
-                         url=page_url(page, target) + fragment)
+                         url=page_url(page, target) + fragment,
+                         same=same_shape(model, api, plan, page))
     return TypeLabel(prefix, primitive_label(t))
 
 
