@@ -14,8 +14,9 @@ from crd_fixtures import dump, widget_crd
 
 from generator.errors import SpecError
 from generator.sources import fast_yaml, load_source
-from generator.sources.crd import _FastLoader
-from generator.sources.reader import _json_data, _StrictYamlLoader
+from generator.sources.reader import _json_data
+from generator.sources.yaml_loaders import FastLoader as _FastLoader
+from generator.sources.yaml_loaders import StrictYamlLoader as _StrictYamlLoader
 
 
 def strict(text: str) -> list[Any]:
