@@ -14,6 +14,7 @@ import posixpath
 from dataclasses import dataclass
 from functools import lru_cache
 
+from generator.examples.crd_jsonnet import ROOT as CRD_ROOT
 from generator.libsonnet.builders import (
     HELPER,
     MIXIN,
@@ -26,10 +27,12 @@ from generator.libsonnet.builders import (
 from generator.model.types import ApiSpec, Field, TypeRef
 from generator.views.pages import ModelPage, first_sentence
 from generator.views.properties import TypeLabel, field_anchor, type_label
-from generator.views.site import SitePlan, page_url
+from generator.views.site import SitePlan, page_url, path_anchor
 
 SECTION = "builders"
 LIBRARY_URL = "https://github.com/jsonnet-libs/k8s-libsonnet"
+CRD_LIBRARY_URL = "https://github.com/jsonnet-libs/k8s"
+"""k8s-gen, which generates the CRD libraries jsonnet-libs publishes (gateway-api-libsonnet…)."""
 COLLAPSE_AFTER = 20
 """Indexes with more entries than this are shown collapsed."""
 
@@ -90,6 +93,8 @@ class BuilderSection:
     function_count: int
     collapsed: bool
     library_url: str = LIBRARY_URL
+    crd: bool = False
+    """A CRD's kind: the library is the one k8s-gen generates from the CRDs."""
     helper_count: int = 0
     """How many of the functions are hand-written helpers."""
     new: BuilderFunction | None = None
@@ -125,6 +130,9 @@ class _Links:
         direct entry, else the same for every page of the directory (nested entries are shared
         between the pages of a directory)."""
         type_url = self.type(t).url
+        nested = self.nested_row(owner, f, direct)
+        if nested is not None:
+            return type_url, nested
         if direct:
             return type_url, "#" + field_anchor(f.name)
         key = ("row_url", owner, f.name)
@@ -134,6 +142,9 @@ class _Links:
         return type_url, self.memo[key]  # type: ignore[return-value]
 
     def field(self, owner: str, f: Field, direct: bool) -> str | None:
+        nested = self.nested_row(owner, f, direct)
+        if nested is not None:
+            return nested
         if direct:
             return "#" + field_anchor(f.name)
         key = (owner, f.name)
@@ -141,6 +152,23 @@ class _Links:
             href = self.plan.link(self.page.path, owner)
             self.memo[key] = f"{href}#{field_anchor(f.name)}" if href else None
         return self.memo[key]  # type: ignore[return-value]
+
+    def json_path(self, owner: str, f: Field, target: tuple[str, ...]) -> str:
+        """Where the value lands: ``spec.rules[].matches[].path.type`` for a field of an inline
+        object (its path says where the arrays are), else the target's names."""
+        model = self.api.models.get(owner)
+        if model is not None and model.field_path:
+            return f"{model.field_path}.{f.name}"
+        return ".".join(target)
+
+    def nested_row(self, owner: str, f: Field, direct: bool) -> str | None:
+        """``#field-spec.rules.matches.path.type``: the row of a field of a CRD or of an inline
+        object, anchored by its path on its root's page (this page); ``None`` for other fields."""
+        model = self.api.models.get(owner)
+        if model is None or not (model.field_path or model.crd is not None):
+            return None
+        path = f"{model.field_path}.{f.name}" if model.field_path else f.name
+        return "#" + path_anchor("field-", path, set())
 
 
 @lru_cache(maxsize=16384)
@@ -197,7 +225,7 @@ class _Collector:
         direct = not first.path
         type_url, field_url = self.links.urls(f.type, first.owner, f, direct)
         self.entries.append(BuilderEntryView(
-            "field", tuple(current), field=f, json_path=".".join(first.target),
+            "field", tuple(current), field=f, json_path=self.links.json_path(first.owner, f, first.target),
             type=self.links.type(f.type), field_href=self.links.field(first.owner, f, direct),
             direct=direct, summary=_summary(f.description), type_url=type_url, field_url=field_url))
 
@@ -207,7 +235,7 @@ class _Collector:
         direct = depth == 0
         type_url, field_url = self.links.urls(obj.field.type, obj.owner, obj.field, direct)
         self.entries.append(BuilderEntryView(
-            "obj", obj=obj, field=obj.field, json_path=".".join(obj.target),
+            "obj", obj=obj, field=obj.field, json_path=self.links.json_path(obj.owner, obj.field, obj.target),
             type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field, direct),
             direct=direct, summary=_summary(obj.field.description), type_url=type_url,
             field_url=field_url))
@@ -234,6 +262,10 @@ def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSec
     collector.level(index.root.members, 0)
     if not collector.count:
         return None
+    if index.crd:
+        return BuilderSection(index, f"{CRD_ROOT}.{index.library_path}", collector.lines, collector.entries,
+                              collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
+                              library_url=CRD_LIBRARY_URL, crd=True, new=index.function("new"))
     return BuilderSection(index, "k." + index.library_path, collector.lines, collector.entries,
                           collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                           helper_count=collector.helpers, new=index.function("new"))
