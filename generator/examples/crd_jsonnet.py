@@ -34,10 +34,11 @@ from generator.examples.jsonnet import (
     string,
 )
 from generator.libsonnet.builders import WITH, BuilderFunction, BuilderIndex, BuilderObject
+from generator.libsonnet.crds import ALIAS
 
 LIBRARY = "main.libsonnet"
 """What the snippet imports: the ``main.libsonnet`` k8s-gen writes for a CRD set."""
-ROOT = "crds"
+ROOT = ALIAS
 """The snippet's name for the whole library."""
 
 _Level = tuple[dict[str, BuilderFunction], dict[str, BuilderObject], dict[str, BuilderObject]]

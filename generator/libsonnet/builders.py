@@ -61,6 +61,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Union
 
+from generator.libsonnet.crds import ALIAS as CRD_ALIAS
 from generator.libsonnet.crds import GEN_OBJECT_META, crd_group_version_kind, gen_object_meta
 from generator.libsonnet.helpers import Helper, helpers_for
 from generator.model.types import LIST_META, ApiSpec, Field, GroupVersionKind, Model, TypeRef
@@ -205,6 +206,12 @@ class BuilderIndex:
     """A CRD version's kind: the library is the one k8s-gen generates from the CRDs
     (``libsonnet.crds``), not k8s-libsonnet."""
     _by_dotted: dict[str, BuilderFunction] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def call(self) -> str:
+        """How a user reaches it: ``k.apps.v1.deployment`` (k8s-libsonnet imported as ``k``),
+        ``crds.gateway.v1.httpRoute`` (a CRD library imported as ``crds``)."""
+        return f"{CRD_ALIAS if self.crd else 'k'}.{self.library_path}"
 
     def entries(self) -> Iterator[tuple[int, BuilderEntry]]:
         """``(depth, entry)`` for every function and object, depth first in index order."""

@@ -27,6 +27,8 @@ import re
 from generator.model.types import OBJECT_META, ApiSpec, Field, Model, TypeRef
 
 NO_GROUP = "nogroup"
+ALIAS = "crds"
+"""What the docs and the Jsonnet examples call the whole library (``crds.gateway.v1.httpRoute``)."""
 _WORD = re.compile(r"[0-9A-Za-z_]*")
 GEN_OBJECT_META = OBJECT_META + "@k8s-gen"
 """Name of the model standing for k8s-gen's ObjectMeta copy (not in ``ApiSpec.models``)."""

@@ -14,7 +14,6 @@ import posixpath
 from dataclasses import dataclass
 from functools import lru_cache
 
-from generator.examples.crd_jsonnet import ROOT as CRD_ROOT
 from generator.libsonnet.builders import (
     HELPER,
     MIXIN,
@@ -263,10 +262,10 @@ def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSec
     if not collector.count:
         return None
     if index.crd:
-        return BuilderSection(index, f"{CRD_ROOT}.{index.library_path}", collector.lines, collector.entries,
+        return BuilderSection(index, index.call, collector.lines, collector.entries,
                               collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                               library_url=CRD_LIBRARY_URL, crd=True, new=index.function("new"))
-    return BuilderSection(index, "k." + index.library_path, collector.lines, collector.entries,
+    return BuilderSection(index, index.call, collector.lines, collector.entries,
                           collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                           helper_count=collector.helpers, new=index.function("new"))
 
