@@ -231,3 +231,23 @@ def test_crd_page_has_the_builder_section(shared: Path) -> None:
     assert "local httpRoute = crds.gateway.v1.httpRoute;" in text
     assert "httpRoute.spec.rules.matches.path.withType('PathPrefix')" in text
 
+
+
+@pytest.mark.shared
+def test_huge_crd_kind_gets_the_compact_index_with_every_anchor(shared: Path) -> None:
+    """cert-manager's ClusterIssuer (517 functions): the index carries every anchor itself,
+    there is no per-function reference, and the page stays under 500 KB."""
+    api = _api(CRDS / "cert-manager", "cm")
+    site = generate([Release("cm", str(CRDS / "cert-manager"))])
+    page = site.pages["cm/cert-manager.io/v1/clusterIssuer.md"]
+    index = builder_index(api.models["io.cert-manager.v1.ClusterIssuer"], api)
+    assert index is not None and index.library_path == "nogroup.v1.clusterIssuer" and len(index) > 500
+    assert "k8s-builder-compact" in page and "### Builder function reference" not in page
+    for _, entry in index.entries():
+        assert page.count(f'id="{entry.anchor}"') == 1, entry.anchor
+    assert '<li id="fn-specacmewithserver">withServer</li>' in page
+    assert '<li id="obj-specacme"><a href="#field-spec.acme">obj acme</a><ul>' in page
+    assert len(page.encode()) < 500_000
+    # a kind under the limit keeps the full reference
+    certificate = site.pages["cm/cert-manager.io/v1/certificate.md"]
+    assert "### Builder function reference" in certificate and "k8s-builder-compact" not in certificate

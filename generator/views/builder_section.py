@@ -34,6 +34,11 @@ CRD_LIBRARY_URL = "https://github.com/jsonnet-libs/k8s"
 """k8s-gen, which generates the CRD libraries jsonnet-libs publishes (gateway-api-libsonnet…)."""
 COLLAPSE_AFTER = 20
 """Indexes with more entries than this are shown collapsed."""
+COMPACT_AFTER = 300
+"""A CRD kind with more functions than this (cert-manager's ClusterIssuer: 517) gets the compact form:
+the index is the reference (each entry carries its anchor, each ``obj`` links its field's row),
+with no entry per function: the field-path tree already describes every field, and the page
+stays under 500 KB of HTML."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +49,8 @@ class IndexLine:
     anchor: str
     opens: bool = False
     """An ``obj`` with members: its nested list follows (it ends where the depth drops)."""
+    field_url: str | None = None
+    """An ``obj``'s link to the property row of its field (the compact form shows it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +101,8 @@ class BuilderSection:
     library_url: str = LIBRARY_URL
     crd: bool = False
     """A CRD's kind: the library is the one k8s-gen generates from the CRDs."""
+    compact: bool = False
+    """The index carries the anchors and there is no reference (``COMPACT_AFTER``)."""
     helper_count: int = 0
     """How many of the functions are hand-written helpers."""
     new: BuilderFunction | None = None
@@ -162,10 +171,13 @@ class _Links:
 
     def nested_row(self, owner: str, f: Field, direct: bool) -> str | None:
         """``#field-spec.rules.matches.path.type``: the row of a field of a CRD or of an inline
-        object, anchored by its path on its root's page (this page); ``None`` for other fields."""
+        object, anchored by its path on its root's page (this page); ``""`` when its object's
+        section is not shown; ``None`` for other fields."""
         model = self.api.models.get(owner)
         if model is None or not (model.field_path or model.crd is not None):
             return None
+        if model.field_path and self.plan.target_of(owner) is None:
+            return ""  # a section over the page's limit (views.site.MAX_SECTIONS): no row to link
         path = f"{model.field_path}.{f.name}" if model.field_path else f.name
         return "#" + path_anchor("field-", path, set())
 
@@ -230,9 +242,10 @@ class _Collector:
 
     def obj(self, obj: BuilderObject, depth: int) -> None:
         assert obj.field is not None
-        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members)))
         direct = depth == 0
         type_url, field_url = self.links.urls(obj.field.type, obj.owner, obj.field, direct)
+        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members),
+                                    field_url=field_url))
         self.entries.append(BuilderEntryView(
             "obj", obj=obj, field=obj.field, json_path=self.links.json_path(obj.owner, obj.field, obj.target),
             type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field, direct),
@@ -264,7 +277,8 @@ def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSec
     if index.crd:
         return BuilderSection(index, index.call, collector.lines, collector.entries,
                               collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
-                              library_url=CRD_LIBRARY_URL, crd=True, new=index.function("new"))
+                              library_url=CRD_LIBRARY_URL, crd=True, new=index.function("new"),
+                              compact=collector.count > COMPACT_AFTER)
     return BuilderSection(index, index.call, collector.lines, collector.entries,
                           collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                           helper_count=collector.helpers, new=index.function("new"))
