@@ -47,6 +47,14 @@ Rules (k8s-libsonnet's, see README "Builder functions"):
   ``mapContainers``…) join their level in the same order, with their documented arguments
   (``new(name, replicas=1, containers, podLabels={})``); a helper named like a generated function
   (``new``) replaces it. A repeated anchor then numbers the whole page in page order.
+- An inline (nested, ``Model.field_path``) object is an ``obj`` like a referenced one; an array of
+  inline objects gets ``withX``/``withXMixin`` and also an ``obj`` of the same name whose
+  functions build one item (``fn.base``/``fn.writes``: ``spec.rules.matches.path.withType``
+  writes ``path.type`` of one item of ``spec.rules[].matches[]``), as k8s-gen does for inline
+  schemas; arrays of referenced objects get no ``obj``.
+- A CRD version's kind (``Model.crd``) follows ``libsonnet.crds``: k8s-gen's library path
+  (``gateway.v1.httpRoute``, ``nogroup.v1.certificate``), ``metadata`` always k8s-gen's own
+  ObjectMeta copy, no hand-written helpers.
 - A field name starting upper case gets k8s-libsonnet's lower-cased key (``Port`` → ``withPort``,
   argument ``port``); ``fn.target`` keeps the real name. Two fields with the same key: the first
   in byte order wins (k8s-libsonnet keeps an arbitrary one).
