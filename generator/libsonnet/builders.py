@@ -412,6 +412,7 @@ class BuilderPlanner:
                              BuilderObject] = {}
         self._reach: dict[str, frozenset[str]] = {}
         self._extra: dict[str, Model] = {}
+        self._indexes: dict[str, BuilderIndex | None] = {}
 
     def _model(self, name: str) -> Model | None:
         """A model of the spec, or k8s-gen's ObjectMeta copy (``libsonnet.crds``)."""
@@ -436,7 +437,16 @@ class BuilderPlanner:
         return found
 
     def index(self, model: Model) -> BuilderIndex | None:
-        """The builder functions of ``model``; ``None`` when k8s-libsonnet has no section for it."""
+        """The builder functions of ``model``; ``None`` when k8s-libsonnet has no section for it.
+        Worked out once per model (the page section, the example and the search index ask)."""
+        if model.name not in self._indexes or self.api.models.get(model.name) is not model:
+            found = self._index(model)
+            if self.api.models.get(model.name) is not model:
+                return found
+            self._indexes[model.name] = found
+        return self._indexes[model.name]
+
+    def _index(self, model: Model) -> BuilderIndex | None:
         if model.field_path:
             return None  # an inline object: part of its root's library object
         crd = model.crd is not None
