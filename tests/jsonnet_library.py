@@ -17,6 +17,7 @@ from typing import Any
 
 import _jsonnet
 
+from generator.examples.crd_jsonnet import LIBRARY as CRD_LIBRARY
 from generator.examples.jsonnet import library_import
 from generator.libsonnet.builders import HELPER, BuilderFunction, BuilderObject, builder_index
 from generator.model.types import ApiSpec
@@ -33,7 +34,7 @@ def _function(fn: BuilderFunction) -> str:
     arg = fn.arg
     is_array = fn.type is not None and fn.type.kind == "array"
     value = f"if std.isArray({arg}) then {arg} else [{arg}]" if fn.kind == "mixin" and is_array else arg
-    *outer, leaf = fn.target
+    *outer, leaf = fn.writes  # from the object it merges into (an inline array's item: the item)
     body = f"{_q(leaf)}{'+:' if fn.kind == 'mixin' else ':'} {value}"
     for name in reversed(outer):
         body = f"{_q(name)}+: {{ {body} }}"
@@ -105,6 +106,27 @@ class Library:
             path = self.shared.joinpath(*DOC_UTIL)
             return str(path), path.read_bytes()
         raise RuntimeError(f"unexpected import {rel!r} from {base!r}")
+
+
+class CrdLibrary:
+    """Import resolution for the library k8s-gen generates from a CRD set: ``main.libsonnet`` is
+    the generated library (no hand-written patches)."""
+
+    def __init__(self, api: ApiSpec) -> None:
+        self.gen = build_generated(api).encode()
+
+    def __call__(self, base: str, rel: str) -> tuple[str, bytes]:
+        if rel == CRD_LIBRARY:
+            return "main.libsonnet", b"(import 'gen.libsonnet')"
+        if rel == "gen.libsonnet":
+            return "gen.libsonnet", self.gen
+        raise RuntimeError(f"unexpected import {rel!r} from {base!r}")
+
+
+def evaluate_crds(api: ApiSpec, snippets: dict[str, str]) -> dict[str, Any]:
+    """Evaluate the snippets of CRD examples against the library generated from ``api``'s CRDs."""
+    program = "{\n" + "".join(f"{_q(name)}: (\n{code}\n),\n" for name, code in snippets.items()) + "}\n"
+    return json.loads(_jsonnet.evaluate_snippet("program.jsonnet", program, import_callback=CrdLibrary(api)))
 
 
 def evaluate(api: ApiSpec, shared: Path, program: str) -> Any:

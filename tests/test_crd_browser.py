@@ -78,3 +78,21 @@ def test_printer_columns_table_shows(crd_tab: Tab) -> None:
     assert "Hostnames" in text and ".spec.hostnames" in text and "Age" in text
     assert page.locator("article h2", has_text="Printer columns").count() == 1
     assert crd_tab.errors == []
+
+
+def test_builder_function_anchor_and_its_field_link(crd_tab: Tab) -> None:
+    """The index entry of a nested builder function lands on it (the library's anchor), and the
+    function's "Sets" link lands on the row of the field in the field-path tree."""
+    page = crd_tab.open(PAGE)
+    assert page.locator("article h2", has_text="Builder functions").count() == 1
+    page.locator("article details.k8s-builder-index > summary").click()  # collapsed: 180 entries
+    page.locator('article a[href="#fn-specrulesmatchespathwithtype"]').first.click()
+    page.wait_for_function("location.hash === '#fn-specrulesmatchespathwithtype'")
+    box = page.locator("#fn-specrulesmatchespathwithtype").bounding_box()
+    assert box is not None and 0 <= box["y"] < page.viewport_size["height"]
+    sets = page.locator('#fn-specrulesmatchespathwithtype + p a.k8s-path')
+    sets.click()
+    page.wait_for_function("location.hash === '#field-spec.rules.matches.path.type'")
+    box = page.locator('[id="field-spec.rules.matches.path.type"]').bounding_box()
+    assert box is not None and 0 <= box["y"] < page.viewport_size["height"]
+    assert crd_tab.errors == []

@@ -10,7 +10,6 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-import _jsonnet
 import jsonschema
 import pytest
 import yaml
@@ -44,7 +43,7 @@ def original_schemas(path: Path) -> dict[tuple[str, str, str], dict[str, Any]]:
 
 def examples(path: Path) -> list[tuple[Any, Any]]:
     api, _ = build_api(load_source(str(path)), "x")
-    return [(m, crd_example(m)) for m in api.models.values() if m.crd is not None]
+    return [(m, crd_example(m, api)) for m in api.models.values() if m.crd is not None]
 
 
 def _validator(schema: dict[str, Any]) -> jsonschema.Draft4Validator:
@@ -63,8 +62,7 @@ def test_yaml_examples_satisfy_their_schema(crd_set: str, shared: Path) -> None:
         errors = [f"{list(e.absolute_path)}: {e.message}" for e in _validator(schema).iter_errors(data)]
         assert errors == [], model.name
         assert not example.unsatisfied, (model.name, example.unsatisfied)
-        # the Jsonnet evaluates to the same object
-        assert json.loads(_jsonnet.evaluate_snippet("example", example.example.jsonnet)) == data
+        # the Jsonnet evaluates to the same object: tests/test_crd_builders.py
 
 
 def test_schema_check_can_fail() -> None:

@@ -14,8 +14,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from generator.examples.crd_jsonnet import crd_jsonnet
 from generator.examples.snippets import Example, to_yaml
-from generator.model.types import Model
+from generator.libsonnet.builders import builder_index
+from generator.model.types import ApiSpec, Model
 
 STRING_CANDIDATES = (
     "example", "example-1", "a", "example.com", "Example", "1", "https://example.com", "/",
@@ -162,8 +164,9 @@ def _regex(pattern: str) -> re.Pattern[str] | None:
         return None
 
 
-def crd_example(model: Model) -> CrdExample | None:
-    """The example of a CRD version's kind (``None`` for other models)."""
+def crd_example(model: Model, api: ApiSpec) -> CrdExample | None:
+    """The example of a CRD version's kind (``None`` for other models); its Jsonnet calls the
+    builder functions of the library k8s-gen generates from the CRDs (``crd_jsonnet``)."""
     info = model.crd
     if info is None or not isinstance(info.schema, dict):
         return None
@@ -180,8 +183,9 @@ def crd_example(model: Model) -> CrdExample | None:
         metadata["namespace"] = "default"
     data = {"apiVersion": f"{info.group}/{info.version}", "kind": info.kind, "metadata": metadata, **body}
     variable = "body"
+    index = builder_index(model, api)
     example = Example(model.name, data, to_yaml(data), python_call(model, data, variable), variable,
-                      jsonnet(data))
+                      crd_jsonnet(index, data) if index is not None else jsonnet(data))
     return CrdExample(example, tuple(sampler.unchecked), tuple(sampler.unsatisfied))
 
 
@@ -204,7 +208,8 @@ def python_call(model: Model, data: Any, variable: str = "body") -> str:
 
 
 def jsonnet(data: Any) -> str:
-    """The object as Jsonnet (JSON is Jsonnet; keys that are identifiers go unquoted)."""
+    """The object as Jsonnet (JSON is Jsonnet; keys that are identifiers go unquoted): for a kind
+    name k8s-gen's pattern does not take (no library object)."""
     return _jsonnet_value(data, 0) + "\n"
 
 

@@ -47,6 +47,14 @@ Rules (k8s-libsonnet's, see README "Builder functions"):
   ``mapContainers``…) join their level in the same order, with their documented arguments
   (``new(name, replicas=1, containers, podLabels={})``); a helper named like a generated function
   (``new``) replaces it. A repeated anchor then numbers the whole page in page order.
+- An inline (nested, ``Model.field_path``) object is an ``obj`` like a referenced one; an array of
+  inline objects gets ``withX``/``withXMixin`` and also an ``obj`` of the same name whose
+  functions build one item (``fn.base``/``fn.writes``: ``spec.rules.matches.path.withType``
+  writes ``path.type`` of one item of ``spec.rules[].matches[]``), as k8s-gen does for inline
+  schemas; arrays of referenced objects get no ``obj``.
+- A CRD version's kind (``Model.crd``) follows ``libsonnet.crds``: k8s-gen's library path
+  (``gateway.v1.httpRoute``, ``nogroup.v1.certificate``), ``metadata`` always k8s-gen's own
+  ObjectMeta copy, no hand-written helpers.
 - A field name starting upper case gets k8s-libsonnet's lower-cased key (``Port`` → ``withPort``,
   argument ``port``); ``fn.target`` keeps the real name. Two fields with the same key: the first
   in byte order wins (k8s-libsonnet keeps an arbitrary one).
@@ -63,6 +71,8 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Union
 
+from generator.libsonnet.crds import ALIAS as CRD_ALIAS
+from generator.libsonnet.crds import GEN_OBJECT_META, crd_group_version_kind, gen_object_meta
 from generator.libsonnet.helpers import Helper, helpers_for
 from generator.model.types import LIST_META, ApiSpec, Field, GroupVersionKind, Model, TypeRef
 
@@ -106,6 +116,16 @@ class BuilderFunction:
     """Definition name of the model that has ``field``."""
     helper: Helper | None = None
     """A hand-written k8s-libsonnet helper (``kind`` ``helper``): its documented arguments."""
+    base: int = 0
+    """How many leading names of ``target`` lie above the object the function's result merges
+    into: 0 (the library object's root), or the length of an array's path for the functions of
+    an inline array item's ``obj`` (they build one item: ``spec.rules.matches.path.withType``
+    returns ``{path+: {type: ...}}``)."""
+
+    @property
+    def writes(self) -> tuple[str, ...]:
+        """The path the function's result sets, from the object it merges into."""
+        return self.target[self.base:]
 
     @property
     def type(self) -> TypeRef | None:
@@ -156,6 +176,11 @@ class BuilderObject:
     """The field holding the object; ``None`` for the root."""
     owner: str = ""
     """Definition name of the model that has ``field``."""
+    base: int = 0
+    """``BuilderFunction.base`` of the functions inside (the length of ``target`` for an inline
+    array item's ``obj``)."""
+    item: bool = False
+    """Its functions build one item of the array ``target`` (an inline array item's ``obj``)."""
     uid: int = dataclasses.field(default_factory=lambda: next(_SERIALS), init=False, compare=False,
                                  repr=False)
     """A number no other object of the process gets (``replace`` makes a new one): the key of
@@ -193,7 +218,16 @@ class BuilderIndex:
     root: BuilderObject
     gvk: GroupVersionKind | None = None
     """For kinds: what ``new(name)`` writes into ``apiVersion``/``kind``."""
+    crd: bool = False
+    """A CRD version's kind: the library is the one k8s-gen generates from the CRDs
+    (``libsonnet.crds``), not k8s-libsonnet."""
     _by_dotted: dict[str, BuilderFunction] = field(default_factory=dict, repr=False, compare=False)
+
+    @property
+    def call(self) -> str:
+        """How a user reaches it: ``k.apps.v1.deployment`` (k8s-libsonnet imported as ``k``),
+        ``crds.gateway.v1.httpRoute`` (a CRD library imported as ``crds``)."""
+        return f"{CRD_ALIAS if self.crd else 'k'}.{self.library_path}"
 
     def entries(self) -> Iterator[tuple[int, BuilderEntry]]:
         """``(depth, entry)`` for every function and object, depth first in index order."""
@@ -371,6 +405,8 @@ class _Planned:
     names: tuple[tuple[str, str], ...] = ()
     """(function name, kind) pairs of a function member: withX, and withXMixin when it has one."""
     arg: str = ""
+    item: bool = False
+    """An inline array item's ``obj`` (beside the array's ``withX``/``withXMixin``)."""
 
 
 class BuilderPlanner:
@@ -380,9 +416,20 @@ class BuilderPlanner:
     def __init__(self, api: ApiSpec) -> None:
         self.api = api
         self._levels: dict[tuple[str, bool], tuple[_Planned, ...]] = {}
-        self._subtrees: dict[tuple[str, str, str, tuple[str, ...], tuple[str, ...], tuple[str, ...]],
+        self._subtrees: dict[tuple[str, str, str, tuple[str, ...], tuple[str, ...], tuple[str, ...], int],
                              BuilderObject] = {}
         self._reach: dict[str, frozenset[str]] = {}
+        self._extra: dict[str, Model] = {}
+        self._indexes: dict[str, BuilderIndex | None] = {}
+
+    def _model(self, name: str) -> Model | None:
+        """A model of the spec, or k8s-gen's ObjectMeta copy (``libsonnet.crds``)."""
+        found = self.api.models.get(name)
+        if found is None and name == GEN_OBJECT_META:
+            found = self._extra.get(name)
+            if found is None:
+                found = self._extra[name] = gen_object_meta(self.api)
+        return found
 
     def _reachable(self, name: str) -> frozenset[str]:
         """Definitions an ``obj`` group of ``name`` can lead to (itself included)."""
@@ -398,8 +445,24 @@ class BuilderPlanner:
         return found
 
     def index(self, model: Model) -> BuilderIndex | None:
-        """The builder functions of ``model``; ``None`` when k8s-libsonnet has no section for it."""
-        path = library_path(model.name)
+        """The builder functions of ``model``; ``None`` when k8s-libsonnet has no section for it.
+        Worked out once per model (the page section, the example and the search index ask)."""
+        if model.name not in self._indexes or self.api.models.get(model.name) is not model:
+            found = self._index(model)
+            if self.api.models.get(model.name) is not model:
+                return found
+            self._indexes[model.name] = found
+        return self._indexes[model.name]
+
+    def _index(self, model: Model) -> BuilderIndex | None:
+        if model.field_path:
+            return None  # an inline object: part of its root's library object
+        crd = model.crd is not None
+        if crd:
+            parts = crd_group_version_kind(model)
+            path = f"{parts[0]}.{parts[1]}.{camel_lower(parts[2])}" if parts else None
+        else:
+            path = library_path(model.name)
         if path is None or model.is_list:
             return None
         # First with plain slugs and shared subtrees (ObjectMeta, PodSpec… recur on many pages);
@@ -408,14 +471,15 @@ class BuilderPlanner:
         anchors = [entry.anchor for _, entry in _walk_members(members, 0)]
         if len(anchors) != len(set(anchors)):
             members = self._members(model.name, (), (), (model.name,), Slugger())
-        helpers = helpers_for(path, self.api.version)
+        helpers = () if crd else helpers_for(path, self.api.version)
         if helpers:
             members = _with_helpers(members, helpers)
             anchors = [entry.anchor for _, entry in _walk_members(members, 0)]
             if len(anchors) != len(set(anchors)):
                 members = _renumbered(members, Slugger())
         root = BuilderObject("", (), "", model.name, members)
-        return BuilderIndex(model.name, path, root, builder_gvk(model) if model.is_kind else None)
+        return BuilderIndex(model.name, path, root, builder_gvk(model) if model.is_kind else None,
+                            crd=crd)
 
     # -- one level ---------------------------------------------------------------------------
     def _expandable(self, t: TypeRef) -> str:
@@ -426,6 +490,14 @@ class BuilderPlanner:
         if target is None or target.shape != "object" or not target.fields:
             return ""
         return t.ref
+
+    def _item_object(self, t: TypeRef) -> str:
+        """The inline object (a nested model) whose ``obj`` builds one item of array type ``t``:
+        k8s-gen gives inline items with properties an ``obj``, referenced ones none."""
+        if t.kind != "array" or t.items is None:
+            return ""
+        nested = self._expandable(t.items)
+        return nested if nested and self.api.models[nested].field_path else ""
 
     def _has_mixin(self, t: TypeRef) -> bool:
         """Arrays, maps and property-less objects (also through a ``$ref``) get a Mixin."""
@@ -451,12 +523,20 @@ class BuilderPlanner:
         cached = self._levels.get((name, root))
         if cached is not None:
             return cached
-        model = self.api.models[name]
+        model = self._model(name)
+        assert model is not None
         kind = root and model.is_kind
         taken = {"new"} if kind else set()
         planned: list[_Planned] = []
+        if root and model.crd is not None:
+            # k8s-gen's own ObjectMeta, whatever the CRD's schema says about metadata
+            meta = model.field("metadata") or Field("metadata", TypeRef("object"))
+            planned.append(_Planned((True, True, "metadata"), meta, "metadata", GEN_OBJECT_META))
+            taken.add("metadata")
         for f in model.fields:
             if f.name == "status" or (root and f.name == "apiVersion") or (kind and f.name == "kind"):
+                continue
+            if f.name == "metadata" and "metadata" in taken:
                 continue
             key = camel_lower(f.name)
             nested = self._expandable(f.type)
@@ -467,6 +547,10 @@ class BuilderPlanner:
                 continue  # two fields with the same k8s-libsonnet name: the first one wins
             taken.add(label)
             planned.append(item)
+            inline = "" if nested else self._item_object(f.type)
+            if inline and key not in taken:
+                taken.add(key)
+                planned.append(_Planned((not key.startswith("new"), True, key), f, key, inline, item=True))
         planned.sort(key=lambda item: item.sort_key)
         level = tuple(planned)
         self._levels[(name, root)] = level
@@ -474,29 +558,33 @@ class BuilderPlanner:
 
     # -- instances (path-dependent: anchors, dotted names, JSON targets) -----------------------
     def _object(self, item: _Planned, owner: str, path: tuple[str, ...], target: tuple[str, ...],
-                stack: tuple[str, ...], slugger: Slugger | None) -> BuilderObject:
+                stack: tuple[str, ...], slugger: Slugger | None, base: int = 0) -> BuilderObject:
         sub_path, sub_target = (*path, item.key), (*target, item.field.name)
+        if item.item:
+            base = len(sub_target)  # the functions inside build one item
         reach = self._reachable(item.nested)
         # the object carries the field it stands for and its owner (its entry's description and
         # link): shared only between pages that reach it through the same field
         key = (item.nested, owner, item.field.name, sub_path, sub_target,
-               tuple(m for m in stack if m in reach))
+               tuple(m for m in stack if m in reach), base)
         if slugger is None and key in self._subtrees:
             return self._subtrees[key]
         anchor = (slugger or slug)("obj " + ".".join(sub_path))
-        members = self._members(item.nested, sub_path, sub_target, (*stack, item.nested), slugger)
-        obj = BuilderObject(item.key, sub_path, anchor, item.nested, members, sub_target, item.field, owner)
+        members = self._members(item.nested, sub_path, sub_target, (*stack, item.nested), slugger, base)
+        obj = BuilderObject(item.key, sub_path, anchor, item.nested, members, sub_target, item.field, owner,
+                            base, item.item)
         if slugger is None:
             self._subtrees[key] = obj
         return obj
 
     def _members(self, name: str, path: tuple[str, ...], target: tuple[str, ...],
-                 stack: tuple[str, ...], slugger: Slugger | None) -> tuple[BuilderEntry, ...]:
+                 stack: tuple[str, ...], slugger: Slugger | None, base: int = 0) -> tuple[BuilderEntry, ...]:
         """Members of one level; ``slugger`` None: plain slugs, subtrees shared."""
         slugger = slugger or slug  # type: ignore[assignment]
         out: list[BuilderEntry] = []
         prefix = "fn " + "".join(p + "." for p in path)
-        model = self.api.models[name]
+        model = self._model(name)
+        assert model is not None
         if not path and model.is_kind:
             out.append(BuilderFunction("new", NEW, "name", path, slugger(prefix + "new")))
         level = self._level(name, not path)
@@ -505,14 +593,16 @@ class BuilderPlanner:
         for item in level:
             if item.nested and item.nested not in stack:
                 numbered = slugger if isinstance(slugger, Slugger) else None
-                out.append(self._object(item, name, path, target, stack, numbered))
+                out.append(self._object(item, name, path, target, stack, numbered, base))
                 continue
+            if item.item:
+                continue  # an inline item closing a cycle: the array's withX is there already
             names = item.names or ((function_name(item.key), WITH),)  # a cycle: withX only
             arg = item.arg or argument_name(item.key)
             here = (*target, item.field.name)
             for fn_name, kind in names:
                 out.append(BuilderFunction(fn_name, kind, arg, path, slugger(prefix + fn_name), here,
-                                           item.field, name))
+                                           item.field, name, base=base))
         return tuple(out)
 
 

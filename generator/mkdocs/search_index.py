@@ -77,7 +77,7 @@ def page_entries(api: ApiSpec, plan: SitePlan) -> dict[str, PageEntries]:
         functions: tuple[FunctionEntry, ...] = ()
         index = builder_index(model, api)
         if index is not None:
-            functions = tuple(FunctionEntry(fn.name, fn.anchor, f"k.{index.library_path}.{fn.call}")
+            functions = tuple(FunctionEntry(fn.name, fn.anchor, f"{index.call}.{fn.call}")
                               for fn in index.root.functions)
         out[published_url(page)] = PageEntries(model.kind, group_label(model), api.version,
                                                model.is_kind, fields, functions)

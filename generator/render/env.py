@@ -166,6 +166,35 @@ def builder_index_list(lines: Sequence[IndexLine]) -> str:
     return "\n".join(out)
 
 
+def builder_anchored_list(lines: Sequence[IndexLine]) -> str:
+    """The compact builder reference of a huge CRD kind: the index as a nested ``<ul>`` whose
+    entries carry the anchors themselves (``id="fn-specwithhostnames"``), each ``obj`` with a
+    link to its field's row."""
+    out = ["<ul>"]
+    previous = 0
+    for line in lines:
+        if line.depth < previous:
+            out.append("</ul></li>" * (previous - line.depth))
+        out.append(_anchored_item(line))
+        previous = line.depth
+    out.append("</ul></li>" * previous + "</ul>")
+    return "\n".join(out)
+
+
+def _anchored_item(line: IndexLine) -> str:
+    """An ``obj`` (its last name) links its field's row; a function is its anchor's target only
+    (the fewest bytes: a kind can have 700 of them)."""
+    end = "<ul>" if line.opens else "</li>"
+    anchor = html.escape(line.anchor)
+    if not line.label.startswith("obj "):
+        # "fn withX(x)" → "withX": a generated function's argument is its field's name
+        return f'<li id="{anchor}">{html.escape(line.label[3:].split("(", 1)[0])}{end}'
+    # "obj spec.acme.solvers" → "obj solvers" (the list nests), linked to its field's row
+    href = html.escape(line.field_url) if line.field_url else f"#{anchor}"
+    name = html.escape(line.label.rsplit(".", 1)[-1].removeprefix("obj "))
+    return f'<li id="{anchor}"><a href="{href}">obj {name}</a>{end}'
+
+
 @lru_cache(maxsize=32768)
 def _index_item(line: IndexLine) -> str:
     end = "<ul>" if line.opens else "</li>"
@@ -193,6 +222,7 @@ FILTERS: dict[str, Any] = {
     "type_text": type_text,
     "type_cell": type_cell,
     "builder_index_list": builder_index_list,
+    "builder_anchored_list": builder_anchored_list,
     "notes_cell": notes_cell,
     "yaml_scalar": yaml_scalar,
     "stability": stability,

@@ -26,12 +26,19 @@ from generator.libsonnet.builders import (
 from generator.model.types import ApiSpec, Field, TypeRef
 from generator.views.pages import ModelPage, first_sentence
 from generator.views.properties import TypeLabel, field_anchor, type_label
-from generator.views.site import SitePlan, page_url
+from generator.views.site import SitePlan, page_url, path_anchor
 
 SECTION = "builders"
 LIBRARY_URL = "https://github.com/jsonnet-libs/k8s-libsonnet"
+CRD_LIBRARY_URL = "https://github.com/jsonnet-libs/k8s"
+"""k8s-gen, which generates the CRD libraries jsonnet-libs publishes (gateway-api-libsonnet…)."""
 COLLAPSE_AFTER = 20
 """Indexes with more entries than this are shown collapsed."""
+COMPACT_AFTER = 300
+"""A CRD kind with more functions than this (cert-manager's ClusterIssuer: 517) gets the compact form:
+the index is the reference (each entry carries its anchor, each ``obj`` links its field's row),
+with no entry per function: the field-path tree already describes every field, and the page
+stays under 500 KB of HTML."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +49,8 @@ class IndexLine:
     anchor: str
     opens: bool = False
     """An ``obj`` with members: its nested list follows (it ends where the depth drops)."""
+    field_url: str | None = None
+    """An ``obj``'s link to the property row of its field (the compact form shows it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +99,10 @@ class BuilderSection:
     function_count: int
     collapsed: bool
     library_url: str = LIBRARY_URL
+    crd: bool = False
+    """A CRD's kind: the library is the one k8s-gen generates from the CRDs."""
+    compact: bool = False
+    """The index carries the anchors and there is no reference (``COMPACT_AFTER``)."""
     helper_count: int = 0
     """How many of the functions are hand-written helpers."""
     new: BuilderFunction | None = None
@@ -122,6 +135,9 @@ class _Links:
         direct entry, else the same for every page of the directory (nested entries are shared
         between the pages of a directory)."""
         type_url = self.type(t).url
+        nested = self.nested_row(owner, f, direct)
+        if nested is not None:
+            return type_url, nested
         if direct:
             return type_url, "#" + field_anchor(f.name)
         key = ("row_url", owner, f.name)
@@ -131,6 +147,9 @@ class _Links:
         return type_url, self.memo[key]  # type: ignore[return-value]
 
     def field(self, owner: str, f: Field, direct: bool) -> str | None:
+        nested = self.nested_row(owner, f, direct)
+        if nested is not None:
+            return nested
         if direct:
             return "#" + field_anchor(f.name)
         key = (owner, f.name)
@@ -138,6 +157,26 @@ class _Links:
             href = self.plan.link(self.page.path, owner)
             self.memo[key] = f"{href}#{field_anchor(f.name)}" if href else None
         return self.memo[key]  # type: ignore[return-value]
+
+    def json_path(self, owner: str, f: Field, target: tuple[str, ...]) -> str:
+        """Where the value lands: ``spec.rules[].matches[].path.type`` for a field of an inline
+        object (its path says where the arrays are), else the target's names."""
+        model = self.api.models.get(owner)
+        if model is not None and model.field_path:
+            return f"{model.field_path}.{f.name}"
+        return ".".join(target)
+
+    def nested_row(self, owner: str, f: Field, direct: bool) -> str | None:
+        """``#field-spec.rules.matches.path.type``: the row of a field of a CRD or of an inline
+        object, anchored by its path on its root's page (this page); ``""`` when its object's
+        section is not shown; ``None`` for other fields."""
+        model = self.api.models.get(owner)
+        if model is None or not (model.field_path or model.crd is not None):
+            return None
+        if model.field_path and self.plan.target_of(owner) is None:
+            return ""  # a section over the page's limit (views.site.MAX_SECTIONS): no row to link
+        path = f"{model.field_path}.{f.name}" if model.field_path else f.name
+        return "#" + path_anchor("field-", path, set())
 
 
 @lru_cache(maxsize=16384)
@@ -194,17 +233,18 @@ class _Collector:
         direct = not first.path
         type_url, field_url = self.links.urls(f.type, first.owner, f, direct)
         self.entries.append(BuilderEntryView(
-            "field", tuple(current), field=f, json_path=".".join(first.target),
+            "field", tuple(current), field=f, json_path=self.links.json_path(first.owner, f, first.target),
             type=self.links.type(f.type), field_href=self.links.field(first.owner, f, direct),
             direct=direct, summary=_summary(f.description), type_url=type_url, field_url=field_url))
 
     def obj(self, obj: BuilderObject, depth: int) -> None:
         assert obj.field is not None
-        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members)))
         direct = depth == 0
         type_url, field_url = self.links.urls(obj.field.type, obj.owner, obj.field, direct)
+        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members),
+                                    field_url=field_url))
         self.entries.append(BuilderEntryView(
-            "obj", obj=obj, field=obj.field, json_path=".".join(obj.target),
+            "obj", obj=obj, field=obj.field, json_path=self.links.json_path(obj.owner, obj.field, obj.target),
             type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field, direct),
             direct=direct, summary=_summary(obj.field.description), type_url=type_url,
             field_url=field_url))
@@ -230,7 +270,12 @@ def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSec
     collector.level(index.root.members, 0)
     if not collector.count:
         return None
-    return BuilderSection(index, "k." + index.library_path, collector.lines, collector.entries,
+    if index.crd:
+        return BuilderSection(index, index.call, collector.lines, collector.entries,
+                              collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
+                              library_url=CRD_LIBRARY_URL, crd=True, new=index.function("new"),
+                              compact=collector.count > COMPACT_AFTER)
+    return BuilderSection(index, index.call, collector.lines, collector.entries,
                           collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                           helper_count=collector.helpers, new=index.function("new"))
 

@@ -77,7 +77,7 @@ class ExampleSections:
 
     def example(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
         if page.model.crd is not None:
-            custom = crd_example(page.model)
+            custom = crd_example(page.model, api)
             if custom is not None:
                 page.sections["example"] = ExampleSection(custom.example, "", custom.unchecked,
                                                           custom.unsatisfied)
