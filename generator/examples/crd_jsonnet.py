@@ -67,13 +67,14 @@ class CrdJsonnet:
         if alias in JSONNET_KEYWORDS or alias == ROOT or not _IDENTIFIER.match(alias):
             alias = "this"
         self.alias = alias
-        self._levels: dict[int, tuple[BuilderObject, _Level]] = {}
+        self._levels: dict[int, _Level] = {}
+        """``BuilderObject.uid`` → its level (never ``id()``: reused once an object is freed)."""
 
     def level(self, obj: BuilderObject) -> _Level:
-        found = self._levels.get(id(obj))
-        if found is None or found[0] is not obj:
-            found = self._levels[id(obj)] = (obj, _level(obj))
-        return found[1]
+        found = self._levels.get(obj.uid)
+        if found is None:
+            found = self._levels[obj.uid] = _level(obj)
+        return found
 
     def snippet(self, data: dict[str, Any]) -> str:
         index, alias = self.index, self.alias
