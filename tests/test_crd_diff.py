@@ -111,3 +111,19 @@ def test_field_since_notes_across_crd_releases(shared: Path) -> None:
     assert '<span class="k8s-badge k8s-since">since gateway-v1.2.0</span>' in timeouts
     matches = page.split('<tr id="field-spec.rules.matches">')[1].split("</tr>")[0]
     assert "k8s-since" not in matches
+
+
+@pytest.mark.shared
+def test_crd_fields_combined_with_a_kubernetes_release_are_not_since_that_release(
+        shared: Path) -> None:
+    """History "all" knows the Kubernetes releases (1.25 to 1.37) but no CRD: a CRD set combined
+    with 1.31 and 1.32 says nothing of when its fields came, so no field is 'since 1.31'; the
+    built-in pages beside it keep their notes."""
+    crds = (str(GATEWAY / "v1.2.0"),)
+    site = generate([Release("1.31", "", crds), Release("1.32", "", crds)])
+    for version in ("1.31", "1.32"):
+        page = site.pages[f"{version}/gateway.networking.k8s.io/v1/httpRoute.md"]
+        assert '<tr id="field-spec.rules.timeouts">' in page
+        assert "k8s-since" not in page, version
+    pod_spec = site.pages["1.32/core/v1/podSpec.md"]
+    assert '<span class="k8s-badge k8s-since">since 1.26</span>' in pod_spec  # schedulingGates

@@ -175,20 +175,31 @@ def field_histories(model: Model, api: ApiSpec, site: PublishedReleases) -> dict
             _, fields = diff_models(before, model, where, site.comparer(previous, api.version))
             changes = {f.field: f.changes for f in fields if f.status == "changed"}
     later = site.order[site.order.index(api.version) + 1 :]
+    # A CRD's field is "since" a release only when an earlier release had the CRD without it:
+    # the Kubernetes releases a CRD set is combined with say nothing of when its fields came
+    # (history "all" knows no CRD), nor does a CRD release that adds the kind with the field.
+    first = timeline.releases_of(key)[0] if _from_crd(model, api) and timeline.releases_of(key) \
+        else timeline.first
     out = {}
     for f in model.fields:
         since = timeline.field_since(key, f.name)
         since_release, since_avs = since if since else ("", ())
-        if since_release == timeline.first or model.api_version in since_avs:
+        if since_release in (timeline.first, first) or model.api_version in since_avs:
             since_avs = ()
         out[f.name] = FieldHistory(
-            since="" if since_release == timeline.first else since_release,
+            since="" if since_release in (timeline.first, first) else since_release,
             since_api_versions=since_avs,
             removed_in=_removed_in(site, key, model.api_version, f.name, api.version, later),
             compared_to=compared_to if f.name in changes else "",
             changes=changes.get(f.name, ()),
         )
     return out
+
+
+def _from_crd(model: Model, api: ApiSpec) -> bool:
+    """A CRD version's root or one of its nested objects."""
+    root = api.models.get(model.root) if model.root else model
+    return root is not None and root.crd is not None
 
 
 def _removed_in(site: PublishedReleases, key: ModelKey, api_version: str, name: str, version: str,
