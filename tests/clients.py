@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -24,3 +26,12 @@ def probe(release: str, command: str, payload: Any = None) -> Any:
     )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
+
+
+def probe_all(releases: tuple[str, ...], command: str) -> dict[str, Any]:
+    """``probe`` of every release, as many at once as there are cores (each is a subprocess that
+    mostly imports its client); missing clients are installed first, once."""
+    if not all(client_python(r).exists() for r in releases):
+        install_kubernetes_clients()
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return dict(zip(releases, pool.map(lambda r: probe(r, command), releases), strict=True))
