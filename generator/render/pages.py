@@ -8,11 +8,13 @@ import jinja2
 
 from generator.model.types import ApiSpec
 from generator.views.changes import ChangesPage
-from generator.views.pages import IndexPage, ModelPage, index_pages, model_page
+from generator.views.pages import IndexPage, ModelPage, Section, index_pages, model_page
 from generator.views.site import SitePlan
 
-SectionHook = Callable[[ModelPage, ApiSpec, SitePlan], None]
-"""Adds a section (builders, examples…) to a model page view: ``page.sections[name] = data``."""
+SectionHook = Callable[[ModelPage, ApiSpec, SitePlan], Section | None]
+"""Makes a section of a model page (builders, examples…): typed data naming its partial
+(``views.pages.Section``), or ``None`` when the page has none. ``render_models`` adds it to
+``page.sections`` in hook order."""
 
 
 def _collapse_blank_lines(text: str) -> str:
@@ -57,7 +59,9 @@ def render_models(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
             continue  # a nested object: a section of its root's page
         page = model_page(api.models[name], api, plan)
         for hook in hooks:
-            hook(page, api, plan)
+            section = hook(page, api, plan)
+            if section is not None:
+                page.sections.append(section)
         out[plan.model_pages[name]] = tidy(model_template.render(page=page))
     return out
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from generator.libsonnet.builders import (
     HELPER,
@@ -28,7 +29,6 @@ from generator.views.pages import ModelPage, first_sentence
 from generator.views.properties import TypeLabel, field_anchor, type_label
 from generator.views.site import SitePlan, page_url
 
-SECTION = "builders"
 LIBRARY_URL = "https://github.com/jsonnet-libs/k8s-libsonnet"
 COLLAPSE_AFTER = 20
 """Indexes with more entries than this are shown collapsed."""
@@ -80,7 +80,9 @@ class BuilderEntryView:
 
 @dataclass(frozen=True)
 class BuilderSection:
-    """Context of ``partials/builders.md.j2`` (``page.sections["builders"]``)."""
+    """Context of ``partials/builders.md.j2`` (``section``, one of ``page.sections``)."""
+
+    template: ClassVar[str] = "partials/builders.md.j2"
 
     index: BuilderIndex
     call: str
@@ -239,8 +241,6 @@ def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSec
                           helper_count=collector.helpers, new=index.function("new"))
 
 
-def builders_hook(page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
-    """Section hook (``pipeline.default_hooks``): adds ``page.sections["builders"]``."""
-    section = builder_section(page, api, plan)
-    if section is not None:
-        page.sections[SECTION] = section
+def builders_hook(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
+    """Section hook (``pipeline.default_hooks``): the page's builder section, if any."""
+    return builder_section(page, api, plan)
