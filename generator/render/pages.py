@@ -8,6 +8,7 @@ import jinja2
 
 from generator.model.types import ApiSpec
 from generator.views.changes import ChangesPage
+from generator.views.library import library_pages
 from generator.views.pages import IndexPage, ModelPage, Section, index_pages, model_page
 from generator.views.site import SitePlan
 
@@ -69,7 +70,8 @@ def render_models(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
 def render_indexes(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
                    index_hook: Callable[[IndexPage], None] | None = None,
                    paths: Container[str] | None = None) -> dict[str, str]:
-    """Markdown of the release home, group and API-version pages (only ``paths``, when given)."""
+    """Markdown of the release home, group and API-version pages, and of the helper-only
+    k8s-libsonnet objects beside them (``views.library``); only ``paths``, when given."""
     out: dict[str, str] = {}
     index_template = env.get_template("pages/index.md.j2")
     for index in index_pages(api, plan):
@@ -78,6 +80,9 @@ def render_indexes(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
         if index_hook is not None:
             index_hook(index)
         out[index.path] = tidy(index_template.render(page=index))
+    for library in library_pages(api, plan) if plan.library_pages else ():
+        if paths is None or library.path in paths:
+            out[library.path] = tidy(env.get_template("pages/library.md.j2").render(page=library))
     return out
 
 

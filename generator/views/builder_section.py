@@ -107,19 +107,19 @@ class _Links:
     _plans: list[tuple[SitePlan, dict[str, dict[object, object]]]] = []
     """The last few plans (kept alive, so their ids cannot be reused) → directory → memo."""
 
-    def __init__(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
-        self.page, self.api, self.plan = page, api, plan
+    def __init__(self, path: str, api: ApiSpec, plan: SitePlan) -> None:
+        self.path, self.api, self.plan = path, api, plan
         dirs = next((memo for known, memo in self._plans if known is plan), None)
         if dirs is None:
             dirs = {}
             self._plans.insert(0, (plan, dirs))
             del self._plans[4:]
-        self.memo = dirs.setdefault(posixpath.dirname(page.path), {})
+        self.memo = dirs.setdefault(posixpath.dirname(path), {})
 
     def type(self, t: TypeRef) -> TypeLabel:
         label = self.memo.get(t)
         if label is None:
-            label = self.memo[t] = type_label(t, self.api, self.plan, self.page.path)
+            label = self.memo[t] = type_label(t, self.api, self.plan, self.path)
         return label  # type: ignore[return-value]
 
     def urls(self, t: TypeRef, owner: str, f: Field, direct: bool) -> tuple[str | None, str | None]:
@@ -132,7 +132,7 @@ class _Links:
         key = ("row_url", owner, f.name)
         if key not in self.memo:
             home = self.plan.page_of(owner)
-            self.memo[key] = f"{page_url(self.page.path, home)}#{field_anchor(f.name)}" if home else None
+            self.memo[key] = f"{page_url(self.path, home)}#{field_anchor(f.name)}" if home else None
         return type_url, self.memo[key]  # type: ignore[return-value]
 
     def field(self, owner: str, f: Field, direct: bool) -> str | None:
@@ -140,7 +140,7 @@ class _Links:
             return "#" + field_anchor(f.name)
         key = (owner, f.name)
         if key not in self.memo:
-            href = self.plan.link(self.page.path, owner)
+            href = self.plan.link(self.path, owner)
             self.memo[key] = f"{href}#{field_anchor(f.name)}" if href else None
         return self.memo[key]  # type: ignore[return-value]
 
@@ -230,9 +230,14 @@ class _Collector:
 def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
     """The section of ``page``; ``None`` when the model has no builder functions."""
     index = builder_index(page.model, api)
-    if index is None:
-        return None
-    collector = _Collector(_Links(page, api, plan))
+    return None if index is None else index_section(index, page.path, api, plan)
+
+
+def index_section(index: BuilderIndex, path: str, api: ApiSpec, plan: SitePlan
+                  ) -> BuilderSection | None:
+    """The section of ``index`` on page ``path`` (a model's, or a helper-only library object's:
+    ``views.library``); ``None`` when it has no functions."""
+    collector = _Collector(_Links(path, api, plan))
     collector.level(index.root.members, 0)
     if not collector.count:
         return None
