@@ -42,6 +42,8 @@ class IndexLine:
     anchor: str
     opens: bool = False
     """An ``obj`` with members: its nested list follows (it ends where the depth drops)."""
+    closes: int = 0
+    """How many nested lists end before this line (the depth it drops by from the line before)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +172,8 @@ class _Collector:
                 self.obj(entry, depth)
                 continue
             self.count += 1
-            self.lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor))
+            self.lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor,
+                                        closes=self.closes(depth)))
             if entry.kind == HELPER:
                 self.flush(current)
                 current = []
@@ -190,6 +193,11 @@ class _Collector:
         self.flush(current)
         del links
 
+    def closes(self, depth: int) -> int:
+        """Lists that end before a line at ``depth`` (an inner collector starts below its
+        ``obj`` line: none)."""
+        return max(self.lines[-1].depth - depth, 0) if self.lines else 0
+
     def flush(self, current: list[BuilderFunction]) -> None:
         if not current:
             return
@@ -205,7 +213,8 @@ class _Collector:
 
     def obj(self, obj: BuilderObject, depth: int) -> None:
         assert obj.field is not None
-        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members)))
+        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members),
+                                    closes=self.closes(depth)))
         direct = depth == 0
         type_url, field_url = self.links.urls(obj.field.type, obj.owner, obj.field, direct)
         self.entries.append(BuilderEntryView(
