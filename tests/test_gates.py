@@ -13,10 +13,24 @@ from conftest import SPECS
 from generator.analysis.gates import FeatureGate, feature_gates
 from generator.model.gvk import stability
 from generator.model.normalize import build_api
-from generator.render.env import gate_badge, notes_cell
+from generator.render.env import macro, make_env
 from generator.sources import load_source
-from generator.views.properties import property_rows
+from generator.views import notes
+from generator.views.properties import PropertyRow, property_rows
 from generator.views.site import plan_site
+
+ENV = make_env()
+
+
+def gate_badge(gate: FeatureGate) -> str:
+    """A gate's badge as the pages show it (the partial partials/badge.html.j2)."""
+    b = notes.gate_badge(gate)
+    return str(macro(ENV, "partials/badge.html.j2", "badge")(b.kind, b.text, b.name, b.title))
+
+
+def notes_cell(row: PropertyRow) -> str:
+    return str(macro(ENV, "partials/notes.html.j2", "notes")(row.note_items))
+
 
 A, B = "alpha", "beta"
 PHRASINGS: list[tuple[str, tuple[tuple[str, str], ...]]] = [

@@ -195,12 +195,19 @@ def test_stage_notes_read_as_the_html_badges() -> None:
     from types import SimpleNamespace
 
     from generator.analysis.gates import FeatureGate
+    from generator.render.env import macro, make_env
+    from generator.views.notes import row_notes
 
     def row(*gates: FeatureGate) -> Any:
         return SimpleNamespace(required=False, notes=(), code_notes=(), gates=gates, history=None)
 
-    assert gfm.notes(row(FeatureGate("", "alpha"))) == "optional; alpha field"
-    assert gfm.notes(row(FeatureGate("FooBar", "beta"))) == "optional; beta · feature gate `FooBar`"
-    assert gfm.notes(row(FeatureGate("FooBar", "alpha", of_value=True))) == (
+    gfm_notes = macro(make_env(page_format="gfm"), "partials/notes.md.j2", "notes")
+
+    def notes(r: Any) -> str:  # the GFM notes partial over the row's notes
+        return str(gfm_notes(row_notes(r.required, r.notes, r.code_notes, r.gates, r.history)))
+
+    assert notes(row(FeatureGate("", "alpha"))) == "optional; alpha field"
+    assert notes(row(FeatureGate("FooBar", "beta"))) == "optional; beta · feature gate `FooBar`"
+    assert notes(row(FeatureGate("FooBar", "alpha", of_value=True))) == (
         "optional; alpha value · feature gate `FooBar`")
-    assert gfm.notes(row(FeatureGate("FooBar", ""))) == "optional; feature gate `FooBar`"
+    assert notes(row(FeatureGate("FooBar", ""))) == "optional; feature gate `FooBar`"

@@ -25,6 +25,7 @@ from generator.libsonnet.builders import (
     Slugger,
     _renumbered,
     builder_index,
+    helper_objects,
     library_path,
 )
 from generator.libsonnet.helpers import FIRST_RELEASE, HELPERS, helpers_for
@@ -148,7 +149,8 @@ def test_builder_index_lists_every_helper_with_the_librarys_anchor(release, api_
         index = builder_index(model, api)
         if index is not None and _helpers(index):
             found[index.library_path] = _helpers(index)
-    # core.v1.list is the one patched object without a definition of its own (no page: see README)
+    # core.v1.list is the one patched object without a definition of its own (a page of its own:
+    # test_helper_only_objects_have_a_page_at_the_librarys_path)
     assert set(found) == set(HELPERS) - {"core.v1.list"}
     assert sum(map(len, found.values())) == 101
     for path, fns in found.items():
@@ -266,6 +268,37 @@ def test_every_k8s_libsonnet_page_path_is_a_page(release, renamed, api_131, api_
         f"{release}/apiregistration/v1/apiService.md"
 
 
+@pytest.mark.parametrize("release", ["1.31", "1.32"])
+def test_helper_only_objects_have_a_page_at_the_librarys_path(release, default_pages, api_131, api_132):
+    """Every k8s-libsonnet object the patches add without a definition (``core.v1.list``) has a
+    page at the library's path, listing its helpers with arguments and the library's anchors, in
+    the nav among its group/version's pages; so every object of the library has a page here."""
+    api = api_131 if release == "1.31" else api_132
+    plan = plan_site(api)
+    assert helper_objects(api) == {"core.v1.list": ("core", "v1")}
+    page = f"{release}/core/v1/list.md"
+    assert plan.library_pages == {"core.v1.list": (page, "core", "v1")}
+    for path in HELPERS:  # every helper's object: a model page or this one, at the library's path
+        group, version, name = path.split(".")
+        assert f"{release}/{group}/{version}/{name}.md" in default_pages.pages, path
+    text = default_pages.pages[page]
+    assert text.startswith("# list\n")
+    for signature, anchor in (("new(items)", "fn-new"), ("withItems(items)", "fn-withitems")):
+        label = inline(f"fn {signature}").replace("withItems", "with<wbr>Items")  # wbr at humps
+        assert f'<li><a href="#{anchor}">{label}</a></li>' in text, signature
+        assert f'<p class="k8s-fn k8s-fn-first" id="{anchor}"><a href="#{anchor}">{signature}</a></p>' in text
+    assert ("2 functions (all hand-written helpers), starting with "
+            "<code>k.core.v1.list.new(items)</code>") in text
+    assert '<a href="../">core/v1</a>' in text  # up: the group/version's page
+    nav = next(iter(default_pages.nav[["1.31", "1.32"].index(release)].values()))
+    core = next(item["core"] for item in nav if isinstance(item, dict) and "core" in item)
+    v1 = next(item["v1"] for item in core if isinstance(item, dict) and "v1" in item)
+    ranges = {title: items for item in v1 if isinstance(item, dict) for title, items in item.items()}
+    assert {"list": page} in ranges["L\u2013O"]  # beside LimitRange, among core/v1's models
+    assert not any(p.endswith("/list.md") for p in default_pages.pages if p != page
+                   and p.startswith(release + "/"))
+
+
 @pytest.mark.slow
 def test_k8s_libsonnet_urls_exist_in_the_built_site(built_site):
     for url in ("1.31/apiregistration/v1/apiService/", "1.31/autoscaling/v2/hpaScalingPolicy/",
@@ -274,3 +307,5 @@ def test_k8s_libsonnet_urls_exist_in_the_built_site(built_site):
         assert (built_site / url / "index.html").is_file(), url
     deployment = (built_site / "1.31/apps/v1/deployment/index.html").read_text(encoding="utf-8")
     assert 'id="fn-mapcontainers"' in deployment and 'href="#fn-mapcontainers"' in deployment
+    listing = (built_site / "1.31/core/v1/list/index.html").read_text(encoding="utf-8")
+    assert 'id="fn-new"' in listing and 'href="#fn-new"' in listing  # a helper-only object

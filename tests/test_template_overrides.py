@@ -73,6 +73,56 @@ def test_one_block_override_from_the_plugin(tmp_path: Path) -> None:
     assert pages, "the overridden block is on no built page"
 
 
+BADGE = """{% macro badge(kind, text, name="", title="") -%}
+<mark class="my-badge my-{{ kind | e }}"{% if title %} title="{{ title | e }}"{% endif %}>
+{{- text | md_inline }}{% if name %} {{ name | wbr }}{% endif %}</mark>
+{%- endmacro %}
+"""
+"""An override of the badge partial: one file, every badge of the pages becomes a ``<mark>``."""
+
+
+def _shipped_badges(text: str) -> str:
+    """``text`` with BADGE's badges written back as the shipped partial writes them."""
+    return re.sub(r'<mark class="my-badge my-([^"]*)"([^>]*)>(.*?)</mark>',
+                  r'<span class="k8s-badge k8s-\1"\2>\3</span>', text)
+
+
+def test_badge_partial_override_from_the_cli(tmp_path: Path) -> None:
+    templates = _overrides(tmp_path, BADGE, "partials/badge.html.j2")
+    assert _generate(tmp_path / "plain") == 0
+    assert _generate(tmp_path / "custom", "--templates", str(templates)) == 0
+    plain, custom = _model_pages(tmp_path / "plain"), _model_pages(tmp_path / "custom")
+    assert plain.keys() == custom.keys() and plain
+    kinds = [path for path, text in plain.items() if '<span class="k8s-badge k8s-kind">kind</span>' in text]
+    assert kinds
+    for path in kinds:
+        assert '<mark class="my-badge my-kind">kind</mark>' in custom[path], path
+    for path, text in custom.items():
+        assert "k8s-badge" not in text, path
+        assert _shipped_badges(text) == plain[path], path  # only the badges changed
+
+
+def test_badge_partial_override_from_the_plugin(tmp_path: Path) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
+    templates = _overrides(tmp_path, BADGE, "partials/badge.html.j2")
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump({
+        "site_name": "zoo", "docs_dir": "docs", "theme": {"name": "material"},
+        "markdown_extensions": [{"toc": {"permalink": True}}, "attr_list"],
+        "plugins": [{"k8s-api-docs": {"versions": [{"version": "x", "source": str(ZOO)}],
+                                      "templates": str(templates), "cache_dir": ".cache"}}]}),
+        encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=tmp_path,
+                            capture_output=True, text=True, check=False,
+                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode == 0, result.stderr
+    pages = {p: p.read_text(encoding="utf-8") for p in (tmp_path / "site" / "x").rglob("index.html")}
+    kinds = [p for p, text in pages.items() if '<mark class="my-badge my-kind">kind</mark>' in text]
+    assert kinds, "the overridden badge is on no built page"
+    assert not [p for p, text in pages.items() if 'class="k8s-badge' in text]
+
+
 @pytest.mark.parametrize("name", ["pages/model.md.j2", "pages/index.md.j2"])
 def test_override_extending_itself_is_one_line_exit_2(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str) -> None:

@@ -21,6 +21,8 @@ API (plain, frozen data; no Markdown here)::
     index.for_target(("allocation", "controller"))  # every function setting that JSON path
     index.root.members                       # BuilderFunction | BuilderObject, index order
     index.entries()                          # (depth, entry) in page order, objects included
+    helper_objects(api)                      # {"core.v1.list": ("core", "v1")}: objects of helpers only
+    helper_index("core.v1.list", "1.31")     # their index (the helpers, the library's anchors)
 
 ``builder_index`` shares one ``BuilderPlanner`` per ``ApiSpec`` (the last few are kept): levels
 and subtrees common to many models (ObjectMeta, PodSpec…) are worked out once.
@@ -73,7 +75,7 @@ from typing import Union
 
 from generator.libsonnet.crds import ALIAS as CRD_ALIAS
 from generator.libsonnet.crds import GEN_OBJECT_META, crd_group_version_kind, gen_object_meta
-from generator.libsonnet.helpers import Helper, helpers_for
+from generator.libsonnet.helpers import Helper, helpers_for, library_paths
 from generator.model.types import LIST_META, ApiSpec, Field, GroupVersionKind, Model, TypeRef
 
 _SERIALS = itertools.count()
@@ -678,3 +680,34 @@ def planner_for(api: ApiSpec) -> BuilderPlanner:
 def builder_index(model: Model, api: ApiSpec) -> BuilderIndex | None:
     """The builder functions of ``model``; ``None`` when k8s-libsonnet has no section for it."""
     return planner_for(api).index(model)
+
+
+def helper_objects(api: ApiSpec) -> dict[str, tuple[str, str]]:
+    """k8s-libsonnet objects made only of hand-written helpers, no definition of ``api`` having
+    their path (``core.v1.list``: ``list.new(items)`` builds a ``v1`` ``List``), each with the
+    group and API version of ``api`` whose pages it sits beside (``("core", "v1")``); only
+    objects of a group/version ``api`` has. Sorted by path."""
+    covered: set[str] = set()
+    beside: dict[str, tuple[str, str]] = {}
+    for name in sorted(api.models):
+        path = library_path(name)
+        if path is None:
+            continue
+        covered.add(path)
+        model = api.models[name]
+        beside.setdefault(path.rsplit(".", 1)[0], (model.group, model.api_version))
+    return {path: beside[path.rsplit(".", 1)[0]] for path in library_paths(api.version)
+            if path not in covered and path.rsplit(".", 1)[0] in beside}
+
+
+def helper_index(path: str, version: str) -> BuilderIndex | None:
+    """The index of a helper-only library object (``helper_objects``): its helpers in index
+    order with the library's anchors (``fn-new``); ``None`` when it has none in ``version``."""
+    helpers = helpers_for(path, version)
+    if not helpers:
+        return None
+    members = _with_helpers((), helpers)
+    anchors = [entry.anchor for _, entry in _walk_members(members, 0)]
+    if len(anchors) != len(set(anchors)):
+        members = _renumbered(members, Slugger())
+    return BuilderIndex("", path, BuilderObject("", (), "", "", members))

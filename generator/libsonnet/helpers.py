@@ -14,6 +14,7 @@ k8s-libsonnet release from ``FIRST_RELEASE`` on; earlier releases get none (we d
 API::
 
     helpers_for("apps.v1.deployment", "1.31")   # tuple[Helper, ...], () when none
+    library_paths("1.31")                        # every library object with helpers
     helper.name, helper.path, helper.args        # "withScaleTargetRef", ("spec",), (HelperArg, ...)
     helper.signature                             # "new(name, replicas=1, containers, podLabels={})"
     helper.summary                               # what it does, in our words (Markdown)
@@ -234,6 +235,14 @@ HELPERS: dict[str, tuple[Helper, ...]] = {
     ),
 }
 """Library path → its documented helpers (k8s-libsonnet releases from ``FIRST_RELEASE`` on)."""
+
+
+def library_paths(version: str) -> tuple[str, ...]:
+    """Every library object with helpers in release ``version`` (sorted; none before
+    ``FIRST_RELEASE``)."""
+    if release_sort_key(version)[0] < FIRST_RELEASE:
+        return ()
+    return tuple(sorted(HELPERS))
 
 
 def helpers_for(library_path: str, version: str) -> tuple[Helper, ...]:

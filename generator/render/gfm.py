@@ -150,33 +150,6 @@ def type_label(label: Any) -> str:
     return f"{cell(label.prefix)}{name}{cell(label.suffix)}{same}"
 
 
-def notes(row: Any) -> str:
-    """The notes of a ``views.properties.PropertyRow`` as one table cell, ``; ``-separated."""
-    parts = ["**required**" if row.required else "optional"]
-    parts += [cell(n) for n in row.notes]
-    for label, values in row.code_notes:
-        parts.append(f"{cell(label)}: " + ", ".join(code(v, in_table=True) for v in values))
-    for gate in row.gates:  # the words of render.env.gate_badge, as text
-        subject = " value" if gate.of_value else ""
-        if not gate.name:
-            parts.append(cell(f"{gate.stage}{subject or ' field'}"))
-            continue
-        stage = f"{cell(gate.stage + subject)} · " if gate.stage else ""
-        parts.append(f"{stage}feature gate {code(gate.name, in_table=True)}")
-    history = row.history
-    if history is not None:
-        if history.since:
-            where = (f" ({cell(', '.join(history.since_api_versions))})"
-                     if history.since_api_versions else "")
-            parts.append(f"since {cell(history.since)}{where}")
-        if history.changes:
-            changed = "; ".join(c.summary for c in history.changes)
-            parts.append(f"compared with {cell(history.compared_to)}: {cell(changed)}")
-        if history.removed_in:
-            parts.append(f"removed in {cell(history.removed_in)}")
-    return "; ".join(parts)
-
-
 def release_ranges(runs: Any) -> str:
     """``[("1.26", "1.30"), ("1.32", "1.32")]`` → ``1.26 to 1.30, 1.32`` with an en dash (escaped)."""
     return inline(", ".join(a if a == b else f"{a}\u2013{b}" for a, b in runs) or "no known release")
@@ -185,20 +158,6 @@ def release_ranges(runs: Any) -> str:
 def severity(name: str) -> str:
     """A change class: ``**breaking**`` stands out, the others are plain words."""
     return f"**{escape(name)}**" if name == "breaking" else escape(name)
-
-
-def word_diff(change: Any) -> str:
-    """Hunks of a description change: ``… at most ~~32~~ **256** such …``."""
-    hunks = []
-    for w in change.words:
-        parts = [f"…{inline(w.before)}" if w.before else ""]
-        if w.old:
-            parts.append(f"~~{inline(w.old)}~~")
-        if w.new:
-            parts.append(f"**{inline(w.new)}**")
-        parts.append(f"{inline(w.after)}…" if w.after else "")
-        hunks.append(" ".join(p for p in parts if p))
-    return " · ".join(hunks)
 
 
 def _code_filter(text: str, table: bool = False) -> str:
@@ -212,8 +171,6 @@ FILTERS: dict[str, Any] = {
     "gfm_code": _code_filter,
     "gfm_fence": fence,
     "gfm_type": type_label,
-    "gfm_notes": notes,
     "gfm_ranges": release_ranges,
     "gfm_severity": severity,
-    "gfm_word_diff": word_diff,
 }

@@ -8,11 +8,14 @@ import jinja2
 
 from generator.model.types import ApiSpec
 from generator.views.changes import ChangesPage
-from generator.views.pages import IndexPage, ModelPage, index_pages, model_page
+from generator.views.library import library_pages
+from generator.views.pages import IndexPage, ModelPage, Section, index_pages, model_page
 from generator.views.site import SitePlan
 
-SectionHook = Callable[[ModelPage, ApiSpec, SitePlan], None]
-"""Adds a section (builders, examples…) to a model page view: ``page.sections[name] = data``."""
+SectionHook = Callable[[ModelPage, ApiSpec, SitePlan], Section | None]
+"""Makes a section of a model page (builders, examples…): typed data naming its partial
+(``views.pages.Section``), or ``None`` when the page has none. ``render_models`` adds it to
+``page.sections`` in hook order."""
 
 
 def _collapse_blank_lines(text: str) -> str:
@@ -57,7 +60,9 @@ def render_models(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
             continue  # a nested object: a section of its root's page
         page = model_page(api.models[name], api, plan)
         for hook in hooks:
-            hook(page, api, plan)
+            section = hook(page, api, plan)
+            if section is not None:
+                page.sections.append(section)
         out[plan.model_pages[name]] = tidy(model_template.render(page=page))
     return out
 
@@ -65,7 +70,8 @@ def render_models(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
 def render_indexes(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
                    index_hook: Callable[[IndexPage], None] | None = None,
                    paths: Container[str] | None = None) -> dict[str, str]:
-    """Markdown of the release home, group and API-version pages (only ``paths``, when given)."""
+    """Markdown of the release home, group and API-version pages, and of the helper-only
+    k8s-libsonnet objects beside them (``views.library``); only ``paths``, when given."""
     out: dict[str, str] = {}
     index_template = env.get_template("pages/index.md.j2")
     for index in index_pages(api, plan):
@@ -74,6 +80,9 @@ def render_indexes(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
         if index_hook is not None:
             index_hook(index)
         out[index.path] = tidy(index_template.render(page=index))
+    for library in library_pages(api, plan) if plan.library_pages else ():
+        if paths is None or library.path in paths:
+            out[library.path] = tidy(env.get_template("pages/library.md.j2").render(page=library))
     return out
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import ClassVar
 
 from generator.libsonnet.builders import (
     HELPER,
@@ -28,10 +29,11 @@ from generator.views.pages import ModelPage, first_sentence
 from generator.views.properties import TypeLabel, field_anchor, type_label
 from generator.views.site import SitePlan, page_url, path_anchor
 
-SECTION = "builders"
 LIBRARY_URL = "https://github.com/jsonnet-libs/k8s-libsonnet"
 CRD_LIBRARY_URL = "https://github.com/jsonnet-libs/k8s"
 """k8s-gen, which generates the CRD libraries jsonnet-libs publishes (gateway-api-libsonnet…)."""
+_MEMO = "builder_section"
+"""The key of this module's links memo in ``SitePlan.memos``."""
 COLLAPSE_AFTER = 20
 """Indexes with more entries than this are shown collapsed."""
 COMPACT_AFTER = 300
@@ -51,6 +53,8 @@ class IndexLine:
     """An ``obj`` with members: its nested list follows (it ends where the depth drops)."""
     field_url: str | None = None
     """An ``obj``'s link to the property row of its field (the compact form shows it)."""
+    closes: int = 0
+    """How many nested lists end before this line (the depth it drops by from the line before)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +93,9 @@ class BuilderEntryView:
 
 @dataclass(frozen=True)
 class BuilderSection:
-    """Context of ``partials/builders.md.j2`` (``page.sections["builders"]``)."""
+    """Context of ``partials/builders.md.j2`` (``section``, one of ``page.sections``)."""
+
+    template: ClassVar[str] = "partials/builders.md.j2"
 
     index: BuilderIndex
     call: str
@@ -115,19 +121,19 @@ class _Links:
     same fields (ObjectMeta, PodSpec…) recur on many pages, and links only depend on the
     directory of the page (nested fields never belong to the page's own model)."""
 
-    def __init__(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
-        self.page, self.api, self.plan = page, api, plan
+    def __init__(self, path: str, api: ApiSpec, plan: SitePlan) -> None:
+        self.path, self.api, self.plan = path, api, plan
         # kept with the release's plan (the build state), started afresh when the release is
         # loaded again: directory → memo
-        kept = plan.memos.get(SECTION)
+        kept = plan.memos.get(_MEMO)
         if kept is None or kept[0] is not api:
-            kept = plan.memos[SECTION] = (api, {})
-        self.memo = kept[1].setdefault(posixpath.dirname(page.path), {})
+            kept = plan.memos[_MEMO] = (api, {})
+        self.memo = kept[1].setdefault(posixpath.dirname(path), {})
 
     def type(self, t: TypeRef) -> TypeLabel:
         label = self.memo.get(t)
         if label is None:
-            label = self.memo[t] = type_label(t, self.api, self.plan, self.page.path)
+            label = self.memo[t] = type_label(t, self.api, self.plan, self.path)
         return label  # type: ignore[return-value]
 
     def urls(self, t: TypeRef, owner: str, f: Field, direct: bool) -> tuple[str | None, str | None]:
@@ -143,7 +149,7 @@ class _Links:
         key = ("row_url", owner, f.name)
         if key not in self.memo:
             home = self.plan.page_of(owner)
-            self.memo[key] = f"{page_url(self.page.path, home)}#{field_anchor(f.name)}" if home else None
+            self.memo[key] = f"{page_url(self.path, home)}#{field_anchor(f.name)}" if home else None
         return type_url, self.memo[key]  # type: ignore[return-value]
 
     def field(self, owner: str, f: Field, direct: bool) -> str | None:
@@ -154,7 +160,7 @@ class _Links:
             return "#" + field_anchor(f.name)
         key = (owner, f.name)
         if key not in self.memo:
-            href = self.plan.link(self.page.path, owner)
+            href = self.plan.link(self.path, owner)
             self.memo[key] = f"{href}#{field_anchor(f.name)}" if href else None
         return self.memo[key]  # type: ignore[return-value]
 
@@ -204,7 +210,8 @@ class _Collector:
                 self.obj(entry, depth)
                 continue
             self.count += 1
-            self.lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor))
+            self.lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor,
+                                        closes=self.closes(depth)))
             if entry.kind == HELPER:
                 self.flush(current)
                 current = []
@@ -224,6 +231,11 @@ class _Collector:
         self.flush(current)
         del links
 
+    def closes(self, depth: int) -> int:
+        """Lists that end before a line at ``depth`` (an inner collector starts below its
+        ``obj`` line: none)."""
+        return max(self.lines[-1].depth - depth, 0) if self.lines else 0
+
     def flush(self, current: list[BuilderFunction]) -> None:
         if not current:
             return
@@ -242,7 +254,7 @@ class _Collector:
         direct = depth == 0
         type_url, field_url = self.links.urls(obj.field.type, obj.owner, obj.field, direct)
         self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members),
-                                    field_url=field_url))
+                                    field_url=field_url, closes=self.closes(depth)))
         self.entries.append(BuilderEntryView(
             "obj", obj=obj, field=obj.field, json_path=self.links.json_path(obj.owner, obj.field, obj.target),
             type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field, direct),
@@ -264,9 +276,14 @@ class _Collector:
 def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
     """The section of ``page``; ``None`` when the model has no builder functions."""
     index = builder_index(page.model, api)
-    if index is None:
-        return None
-    collector = _Collector(_Links(page, api, plan))
+    return None if index is None else index_section(index, page.path, api, plan)
+
+
+def index_section(index: BuilderIndex, path: str, api: ApiSpec, plan: SitePlan
+                  ) -> BuilderSection | None:
+    """The section of ``index`` on page ``path`` (a model's, or a helper-only library object's:
+    ``views.library``); ``None`` when it has no functions."""
+    collector = _Collector(_Links(path, api, plan))
     collector.level(index.root.members, 0)
     if not collector.count:
         return None
@@ -280,8 +297,6 @@ def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSec
                           helper_count=collector.helpers, new=index.function("new"))
 
 
-def builders_hook(page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
-    """Section hook (``pipeline.default_hooks``): adds ``page.sections["builders"]``."""
-    section = builder_section(page, api, plan)
-    if section is not None:
-        page.sections[SECTION] = section
+def builders_hook(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
+    """Section hook (``pipeline.default_hooks``): the page's builder section, if any."""
+    return builder_section(page, api, plan)

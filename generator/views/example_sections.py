@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from generator.examples.crd import crd_example
 from generator.examples.python_names import client_major
@@ -25,6 +26,7 @@ class PythonRow:
 
 @dataclass(frozen=True)
 class PythonSection:
+    template: ClassVar[str] = "partials/python.md.j2"
     client: str
     """Client major version (``31``); empty for a release label that is not ``1.N``."""
     class_name: str | None
@@ -35,6 +37,7 @@ class PythonSection:
 
 @dataclass(frozen=True)
 class ExampleSection:
+    template: ClassVar[str] = "partials/example.md.j2"
     example: Example
     client: str
     unchecked: tuple[str, ...] = ()
@@ -55,9 +58,9 @@ class ExampleSections:
             builder = self._builders[api.version] = ExampleBuilder(api)
         return builder
 
-    def python(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
+    def python(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> PythonSection | None:
         if page.model.crd is not None:
-            return  # the client has no classes for custom resources (see the example section)
+            return None  # the client has no classes for custom resources (see the example section)
         names = self.builder(api).names
         model = page.model
         rows_by_field = {row.field.name: row for row in page.rows}
@@ -72,16 +75,13 @@ class ExampleSections:
                 href, url = relative(page.path, target), page_url(page.path, target)
             rows.append(PythonRow(attribute.name, TypeLabel(t.prefix, t.name, href, t.suffix, url), row))
         inline = "" if model.shape == "object" else str(names.type_of(TypeRef("ref", ref=model.name)))
-        page.sections["python"] = PythonSection(client_major(api.version), names.class_name(model.name),
-                                                rows, inline)
+        return PythonSection(client_major(api.version), names.class_name(model.name), rows, inline)
 
-    def example(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> None:
+    def example(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> ExampleSection | None:
         if page.model.crd is not None:
             custom = crd_example(page.model, api)
-            if custom is not None:
-                page.sections["example"] = ExampleSection(custom.example, "", custom.unchecked,
-                                                          custom.unsatisfied)
-            return
-        page.sections["example"] = ExampleSection(self.builder(api).example(page.model.name),
-                                                  client_major(api.version))
+            if custom is None:
+                return None
+            return ExampleSection(custom.example, "", custom.unchecked, custom.unsatisfied)
+        return ExampleSection(self.builder(api).example(page.model.name), client_major(api.version))
 

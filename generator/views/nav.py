@@ -34,12 +34,18 @@ def nav_title(text: str) -> str:
 def release_nav(api: ApiSpec, plan: SitePlan, extra: Sequence[tuple[str, str]] = ()
                 ) -> dict[str, list[NavItem]]:
     """``{"Kubernetes 1.31": [home, {title: page}…, {group: [index, {version: [index, {Kind: page}…]}]}]}``;
-    ``extra`` (title, page) pairs, such as change pages, follow the release home."""
+    ``extra`` (title, page) pairs, such as change pages, follow the release home. The pages of
+    helper-only k8s-libsonnet objects (``SitePlan.library_pages``: ``list``) follow the models
+    of their group/version (in its alphabetical ranges when it has them)."""
     groups: list[NavItem] = [plan.home, *({nav_title(t): p} for t, p in extra)]
+    library: dict[tuple[str, str], list[NavItem]] = {}
+    for path, (page, group, api_version) in plan.library_pages.items():
+        library.setdefault((group, api_version), []).append({nav_title(path.rsplit(".", 1)[1]): page})
     for group, versions in api.tree.items():
         group_items: list[NavItem] = [plan.group_index(group)]
         for api_version, models in versions.items():
             model_items = [{nav_title(m.kind): plan.model_pages[m.name]} for m in models]
+            model_items += library.get((group, api_version), [])
             if len(model_items) > SPLIT_AFTER:
                 model_items = alphabetical_ranges(model_items)
             if api_version:

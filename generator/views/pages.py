@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from generator.model.gvk import primary_gvk, stability
 from generator.model.types import COMMON_GROUP, ApiSpec, CrdInfo, GroupVersionKind, Model
@@ -24,9 +24,18 @@ class Link:
     """The same link as a published URL, for raw HTML (``views.site.page_url``); model pages."""
 
 
+class Section(Protocol):
+    """A section of a model page that a section hook returns (``render.pages.SectionHook``):
+    typed data rendered by the partial it names, in the order the hooks ran."""
+
+    template: ClassVar[str]
+    """The partial that renders it, e.g. ``partials/python.md.j2`` (found in the page format's
+    folder, overrides first); it reads the section as ``section``."""
+
+
 @dataclass
 class ModelPage:
-    """Context of ``pages/model.md.j2``. Later views attach their sections in ``sections``."""
+    """Context of ``pages/model.md.j2``. Section hooks add their sections to ``sections``."""
 
     path: str
     version: str
@@ -36,7 +45,8 @@ class ModelPage:
     rows: list[PropertyRow]
     appears_in: list[Link]
     up: Link
-    sections: dict[str, Any] = field(default_factory=dict)
+    sections: list[Section] = field(default_factory=list)
+    """What the section hooks returned, in their order (block ``sections``)."""
     other_versions: Any = None
     """``views.versions.OtherVersions`` when the versions hook ran (block ``other_versions``)."""
     source: SourceNote | None = None

@@ -9,6 +9,7 @@ from typing import Any
 
 from generator.analysis.gates import FeatureGate, feature_gates
 from generator.model.types import ApiSpec, Field, Model, TypeRef
+from generator.views.notes import Note, row_notes
 from generator.views.site import SitePlan, anchor_id, page_url, path_anchor, relative
 
 
@@ -63,6 +64,11 @@ class PropertyRow:
     gates: tuple[FeatureGate, ...]
     history: Any = None
     """``views.versions.FieldHistory`` (since / changed / removed in) when the versions hook ran."""
+
+    @property
+    def note_items(self) -> tuple[Note, ...]:
+        """The Notes column in order, as typed notes (``partials/notes.html.j2``)."""
+        return row_notes(self.required, self.notes, self.code_notes, self.gates, self.history)
 
 
 def field_anchor(name: str) -> str:

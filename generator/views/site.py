@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from generator.libsonnet.builders import camel_lower
+from generator.libsonnet.builders import camel_lower, helper_objects
 from generator.model.types import ApiSpec, Model
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -141,6 +141,10 @@ class SitePlan:
     """What views derive from this release and remember while it is built (links that depend
     only on the plan): part of the build state (``build.state.LoadedRelease.plan``), never a
     process-wide memo."""
+    library_pages: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    """k8s-libsonnet objects of hand-written helpers only, no definition having their path
+    (``core.v1.list``) → (page, group, API version): a page at the library's path
+    (``1.31/core/v1/list.md``) beside the pages of that group/version."""
 
     def in_root(self, rest: str) -> str:
         """``rest`` (``a/b.md``) inside the release's directory."""
@@ -227,6 +231,14 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
         counts[page] = counts.get(page, 0) + 1
         anchor = path_anchor("object-", model.field_path, used.setdefault(page, set()))
         plan.sections[model.name] = (page, anchor)
+    for path, (group, api_version) in helper_objects(api).items():  # after every model's page
+        directory = plan.api_version_dir(group, api_version)
+        stem = safe_segment(path.rsplit(".", 1)[1])
+        page = f"{directory}/{stem}.md"
+        if _is_reserved(stem) or page.lower() in taken:
+            page = f"{directory}/{stem}-{_digest(path)}.md"
+        taken.add(page.lower())
+        plan.library_pages[path] = (page, group, api_version)
     return plan
 
 
