@@ -30,7 +30,7 @@ from generator.build.pipeline import generate
 from generator.build.state import GeneratedSite, GenerationMemo
 from generator.config import Release, VersionsOptions
 from generator.errors import GeneratorError, Level
-from generator.mkdocs import search_index
+from generator.mkdocs import nav_cache, search_index
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
@@ -239,6 +239,12 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             # model pages are rendered without a Python-Markdown instance (headings_page).
             HeadingsPage(titles.get(rel), file, config, self._fast_headings)
         return files
+
+    def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        """Material's navigation is rendered once per group of sibling pages (``nav_cache``)."""
+        if self.site is not None and config.theme.name == "material":
+            nav_cache.install(env)
+        return env
 
     def on_page_markdown(self, markdown: str, *, page: Any, config: MkDocsConfig,
                          files: Files) -> str | None:
