@@ -27,7 +27,6 @@ from typing import Any
 import jinja2
 from jinja2 import pass_context
 from markupsafe import Markup
-from mkdocs.utils import get_relative_url
 
 NAV = "partials/nav.html"
 NAV_ITEM = "partials/nav-item.html"
@@ -44,7 +43,8 @@ class NavCache:
 
     def __init__(self, env: jinja2.Environment, verify: int = 1) -> None:
         self.env = env
-        self.groups: dict[tuple[int, str], tuple[Any, str, str]] = {}
+        self.groups: dict[tuple[int, str], tuple[Any, Any, str, str]] = {}
+        """Per group: its first page, the nav-item macros in that page's context, its nav, its entry."""
         self.nested: set[str] | None = None
         self.enabled = True
         self.verify = verify
@@ -72,7 +72,8 @@ class NavCache:
         entry = self.groups.get(key)
         if entry is None:
             html = self._full(variables)
-            self.groups[key] = (page, str(html), self._entry(variables, page))
+            module = self._module(variables)
+            self.groups[key] = (page, module, str(html), self._entry(module, page))
             self.misses += 1
             return html
         cached = self._from(entry, page, variables)
@@ -93,19 +94,23 @@ class NavCache:
     def _full(self, variables: dict[str, Any]) -> Markup:
         return Markup(self.env.get_template(_THEME_NAV).render(variables))
 
-    def _entry(self, variables: dict[str, Any], item: Any) -> str:
-        """The nav entry of page ``item`` as the theme renders it in ``variables``' page."""
-        module = self.env.get_template(NAV_ITEM).make_module(variables)
+    def _module(self, variables: dict[str, Any]) -> Any:
+        """The theme's nav-item macros in the context of ``variables``' page."""
+        return self.env.get_template(NAV_ITEM).make_module(variables)
+
+    @staticmethod
+    def _entry(module: Any, item: Any) -> str:
+        """The nav entry of page ``item`` as ``module``'s page shows it."""
         return str(module.render(item, "", 1))  # path and level matter only for sections
 
-    def _from(self, entry: tuple[Any, str, str], page: Any, variables: dict[str, Any]) -> Markup | None:
-        source, html, source_current = entry
-        source_link = self._entry(variables, source)  # source is no longer the current page
-        page_current = self._entry(variables, page)
+    def _from(self, entry: tuple[Any, Any, str, str], page: Any, variables: dict[str, Any]) -> Markup | None:
+        source, source_module, html, source_current = entry
+        module = self._module(variables)
+        source_link = self._entry(module, source)  # source is no longer the current page
+        page_current = self._entry(module, page)
         page.active = False  # as it was while the source page was rendered
         try:
-            page_link = self._entry({**variables, "page": source,
-                                     "base_url": get_relative_url(".", source.url)}, page)
+            page_link = self._entry(source_module, page)
         finally:
             page.active = True
         i, j = html.find(source_current), html.find(page_link)
