@@ -26,6 +26,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
+from generator.build.cache import use_bytecode_cache
 from generator.build.pipeline import generate
 from generator.build.state import GeneratedSite, GenerationMemo
 from generator.config import Release, VersionsOptions
@@ -131,6 +132,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def __init__(self) -> None:
         self.site: GeneratedSite | None = None
         self.pages_dir: Path | None = None
+        self.cache_dir: Path | None = None
         self._raw_blocks: dict[str, list[raw_html.RawBlock]] = {}
         """Raw HTML blocks lifted out of each page's Markdown (``render.raw_html``), until the
         page is finished."""
@@ -153,6 +155,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         cache = (base_dir / self.config.cache_dir).resolve()
         self.pages_dir = (base_dir / self.config.pages_dir).resolve() if self.config.pages_dir \
             else cache / "pages"
+        self.cache_dir = cache
         releases = self._selected_releases()
         templates = Path(self.config.templates) if self.config.templates else None
         groups = _env_list(GROUPS_ENV) or self.config.groups
@@ -241,9 +244,12 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         return files
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        """Material's navigation is rendered once per group of sibling pages (``nav_cache``)."""
+        """Material's navigation is rendered once per group of sibling pages (``nav_cache``);
+        the theme's compiled templates are kept in the cache directory for the next build."""
         if self.site is not None and config.theme.name == "material":
             nav_cache.install(env)
+        if self.cache_dir is not None and env.bytecode_cache is None:
+            use_bytecode_cache(env, self.cache_dir / "jinja")
         return env
 
     def on_page_markdown(self, markdown: str, *, page: Any, config: MkDocsConfig,
