@@ -16,14 +16,18 @@ from mkdocs.config import load_config
 from generator.mkdocs import nav_cache, plugin
 from generator.mkdocs.nav_cache import NavCache, _nested_urls
 
+LAYOUTS = {
+    "release": {"only": ["1.32"], "layout": "release"},  # a release site of build-site
+    "combined": {},  # the default mkdocs build: both releases as folders of one site
+}
 
-def _build(root: Path, name: str) -> Path:
+
+def _build(root: Path, name: str, layout: str) -> Path:
     config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": str(root / "docs"),
               "site_dir": str(root / name), "site_url": "https://example.org/k8s/1.32/",
               "plugins": ["search", {"k8s-api-docs": {
-                  "versions": [{"version": "1.31"}, {"version": "1.32"}], "only": ["1.32"],
-                  "layout": "release", "groups": ["resource", "apps"],
-                  "cache_dir": str(root / f"cache-{name}")}}]}
+                  "versions": [{"version": "1.31"}, {"version": "1.32"}], **LAYOUTS[layout],
+                  "groups": ["resource", "apps"], "cache_dir": str(root / f"cache-{name}")}}]}
     (root / f"{name}.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
     build(load_config(str(root / f"{name}.yml")))
     return root / name
@@ -34,9 +38,9 @@ def _files(site: Path) -> dict[str, bytes]:
             if p.is_file() and p.suffix != ".gz"}
 
 
-@pytest.fixture(scope="module")
-def sites(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], dict[str, bytes],
-                                                            list[NavCache]]:
+@pytest.fixture(scope="module", params=sorted(LAYOUTS))
+def sites(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory,
+          ) -> tuple[dict[str, bytes], dict[str, bytes], list[NavCache]]:
     root = tmp_path_factory.mktemp("nav-cache")
     shutil.copytree(REPO / "site_src", root / "docs")
     caches: list[NavCache] = []
@@ -48,9 +52,9 @@ def sites(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, bytes], d
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(plugin.nav_cache, "install", recording)
-        cached = _files(_build(root, "cached"))
+        cached = _files(_build(root, "cached", request.param))
         patch.setattr(plugin.nav_cache, "install", lambda env: None)
-        plain = _files(_build(root, "plain"))
+        plain = _files(_build(root, "plain", request.param))
     return cached, plain, caches
 
 
