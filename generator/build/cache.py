@@ -42,7 +42,8 @@ def template_env(templates: Path | None, page_format: str = "mkdocs",
                  bytecode_dir: Path | None = None) -> tuple[jinja2.Environment, str]:
     """The Jinja environment of ``templates`` (overrides) and the shipped templates, reused while
     no template file changed; and the templates' digest. With ``bytecode_dir``, compiled
-    templates are kept there for other processes (``use_bytecode_cache``)."""
+    templates are kept there for other processes (``use_bytecode_cache``), also for the later
+    calls without it that get the same environment."""
     digest = templates_digest(templates)
     key = (str(templates or ""), digest, page_format)
     env = _ENVIRONMENTS.get(key)

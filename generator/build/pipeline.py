@@ -193,7 +193,7 @@ def generate(
     settings = _Settings(releases, siblings, options, templates, lenient,
                          default_hooks() if hooks is None else list(hooks), groups,
                          versions or VersionsOptions(), at_root)
-    env, digest = template_env(templates, page_format, options.cache_dir / "jinja" if options else None)
+    env, digest = template_env(templates, page_format)
     if memo is None:
         loaded = _load(settings, progress, {})
         return _render(settings, env, loaded, PageDependencies.everything(_apis(loaded)))

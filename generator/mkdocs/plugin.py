@@ -26,7 +26,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
-from generator.build.cache import use_bytecode_cache
+from generator.build.cache import template_env, use_bytecode_cache
 from generator.build.pipeline import generate
 from generator.build.state import GeneratedSite, GenerationMemo
 from generator.config import Release, VersionsOptions
@@ -159,6 +159,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         releases = self._selected_releases()
         templates = Path(self.config.templates) if self.config.templates else None
         groups = _env_list(GROUPS_ENV) or self.config.groups
+        # the environment generate() takes (kept by template_env) loads compiled templates from
+        # the cache directory: the next release of build-site does not compile them again
+        template_env(templates, bytecode_dir=cache / "jinja")
         try:
             self.site = generate(releases, self._source_options(base_dir, cache),
                                  templates=templates, lenient=self.config.lenient,
