@@ -4,14 +4,17 @@ with them, and what the built site and its search index contain."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import markdown
 import pytest
 from conftest import REPO, build_log
 
+from generator.render import raw_html
 from generator.render.highlight import highlight
 from generator.render.pages import tidy
 from generator.render.raw_html import CLOSE, OPEN, OPEN_SEARCH, lift, raw_block, restore
@@ -123,3 +126,25 @@ def test_plugin_requires_directory_urls(tmp_path: Path) -> None:
                             cwd=tmp_path, capture_output=True, text=True, check=False)
     assert result.returncode != 0
     assert "set use_directory_urls: true" in result.stderr
+
+
+def test_lift_finds_what_the_block_pattern_finds() -> None:
+    """``lift`` searches strings for speed; it must take exactly the blocks ``_BLOCK`` matches."""
+    def by_pattern(markdown: str) -> tuple[str, list[raw_html.RawBlock]]:
+        blocks: list[raw_html.RawBlock] = []
+
+        def take(match: Any) -> str:
+            blocks.append(raw_html.RawBlock(match.group(2), bool(match.group(1))))
+            return f"<!-- k8s-api-docs:block {len(blocks) - 1} -->"
+
+        if CLOSE not in markdown:
+            return markdown, []
+        return raw_html._BLOCK.sub(take, markdown), blocks
+
+    o, s, c = OPEN, OPEN_SEARCH, CLOSE
+    pieces = [o, s, c, "\n", "x", " ", "<!-- k8s-api-docs:html", o + "\n", "\n" + c]
+    rng = random.Random(15)
+    cases = [f"{o}\n\n{c}", f"{o}\nx\n{c}x\n{c}\n", f"a{o}\nx\n{c}\n", f"{s}\n{o}\ny\n{c}\n"]
+    cases += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 9))) for _ in range(20000)]
+    for case in cases:
+        assert lift(case) == by_pattern(case), case

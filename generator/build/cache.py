@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -39,9 +40,12 @@ def templates_digest(templates: Path | None) -> str:
     return tree_digest([p for p in (templates, shipped_templates()) if p])
 
 
-def template_env(templates: Path | None, page_format: str = "mkdocs") -> tuple[jinja2.Environment, str]:
+def template_env(templates: Path | None, page_format: str = "mkdocs",
+                 bytecode_dir: Path | None = None) -> tuple[jinja2.Environment, str]:
     """The Jinja environment of ``templates`` (overrides) and the shipped templates, reused while
-    no template file changed; and the templates' digest."""
+    no template file changed; and the templates' digest. With ``bytecode_dir``, compiled
+    templates are kept there for other processes (``use_bytecode_cache``), also for the later
+    calls without it that get the same environment."""
     digest = templates_digest(templates)
     key = (str(templates or ""), digest, page_format)
     env = _ENVIRONMENTS.get(key)
@@ -49,6 +53,8 @@ def template_env(templates: Path | None, page_format: str = "mkdocs") -> tuple[j
         env = make_env(templates, page_format)
         _ENVIRONMENTS.clear()
         _ENVIRONMENTS[key] = env
+    if bytecode_dir is not None and env.bytecode_cache is None:
+        use_bytecode_cache(env, bytecode_dir)
     return env, digest
 
 
@@ -67,3 +73,28 @@ def config_digest(config: SiteConfig, templates_digest: str) -> str:
         [f"{h.__module__}.{getattr(h, '__qualname__', repr(h))}" for h in hooks],
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+_COMPILE_SETTINGS = ("block_start_string", "block_end_string", "variable_start_string",
+                     "variable_end_string", "comment_start_string", "comment_end_string",
+                     "line_statement_prefix", "line_comment_prefix", "trim_blocks", "lstrip_blocks",
+                     "newline_sequence", "keep_trailing_newline", "optimized", "is_async")
+"""What a template's compiled code depends on besides its source (Jinja's own cache key is only
+the template's name, file and source)."""
+
+
+def use_bytecode_cache(env: jinja2.Environment, directory: Path) -> None:
+    """Compiled templates of ``env`` kept in ``directory`` (Jinja's ``FileSystemBytecodeCache``,
+    written atomically), so the next process, e.g. the next release of ``build-site``, loads them
+    instead of compiling (~0.5 s per release build). A subdirectory per Python and Jinja version
+    and compile settings: a cache never serves code compiled another way."""
+    autoescape = env.autoescape
+    settings = (sys.version, jinja2.__version__, sorted(env.extensions),
+                autoescape if isinstance(autoescape, bool) else getattr(autoescape, "__qualname__", "?"),
+                [getattr(env, name) for name in _COMPILE_SETTINGS])
+    path = directory / hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return  # an unwritable cache only costs the compile time
+    env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(path))

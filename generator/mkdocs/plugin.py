@@ -26,11 +26,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
+from generator.build.cache import template_env, use_bytecode_cache
 from generator.build.pipeline import build
 from generator.build.state import GeneratedSite, SiteState
 from generator.config import Release, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
-from generator.mkdocs import search_index
+from generator.mkdocs import nav_cache, search_index
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
@@ -128,6 +129,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def __init__(self) -> None:
         self.site: GeneratedSite | None = None
         self.pages_dir: Path | None = None
+        self.cache_dir: Path | None = None
         self._raw_blocks: dict[str, list[raw_html.RawBlock]] = {}
         """Raw HTML blocks lifted out of each page's Markdown (``render.raw_html``), until the
         page is finished."""
@@ -151,10 +153,15 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             raise PluginError("k8s-api-docs: generated pages link published directory URLs; "
                               "set use_directory_urls: true (the MkDocs default)")
         base_dir = Path(config.config_file_path or ".").resolve().parent
+        cache = (base_dir / self.config.cache_dir).resolve()
         self.pages_dir = (base_dir / self.config.pages_dir).resolve() if self.config.pages_dir \
-            else (base_dir / self.config.cache_dir).resolve() / "pages"
+            else cache / "pages"
+        self.cache_dir = cache
         try:
             site_config = self.site_config(base_dir)
+            # the environment build() takes (kept by template_env) loads compiled templates from
+            # the cache directory: the next release of build-site does not compile them again
+            template_env(site_config.templates, site_config.page_format, bytecode_dir=cache / "jinja")
             self.site, self._state = build(site_config, self._state, keep=True)
         except GeneratorError as exc:
             raise PluginError(f"k8s-api-docs: {exc}") from None
@@ -212,6 +219,15 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             # model pages are rendered without a Python-Markdown instance (headings_page).
             HeadingsPage(titles.get(rel), file, config, self._fast_headings)
         return files
+
+    def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
+        """Material's navigation is rendered once per group of sibling pages (``nav_cache``);
+        the theme's compiled templates are kept in the cache directory for the next build."""
+        if self.site is not None and config.theme.name == "material":
+            nav_cache.install(env)
+        if self.cache_dir is not None and env.bytecode_cache is None:
+            use_bytecode_cache(env, self.cache_dir / "jinja")
+        return env
 
     def on_page_markdown(self, markdown: str, *, page: Any, config: MkDocsConfig,
                          files: Files) -> str | None:

@@ -153,7 +153,11 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             def done(result: BuildResult) -> None:
                 bar.set_postfix_str(f"{result.version} {result.seconds:.1f} s")
                 bar.update(1)
-            results = run_builds(jobs, max(1, options.jobs), done)
+            # newest (largest) releases first: the last build to finish is a small one
+            rank = {v: i for i, v in enumerate(newest_first([job.version for job in jobs]))}
+            finished = {r.version: r for r in run_builds(sorted(jobs, key=lambda j: rank[j.version]),
+                                                         max(1, options.jobs), done)}
+            results = [finished[job.version] for job in jobs]
         failed = [r for r in results if not r.ok]
         for result in failed:
             remove_dir(out / f"{STAGING_PREFIX}{result.version}")
