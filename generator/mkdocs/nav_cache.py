@@ -43,7 +43,7 @@ class NavCache:
 
     def __init__(self, env: jinja2.Environment, verify: int = 1) -> None:
         self.env = env
-        self.groups: dict[tuple[int, str], tuple[Any, Any, str, str]] = {}
+        self.groups: dict[tuple[Any, str], tuple[Any, Any, str, str]] = {}
         """Per group: its first page, the nav-item macros in that page's context, its nav, its entry."""
         self.nested: set[str] | None = None
         self.enabled = True
@@ -122,7 +122,7 @@ class NavCache:
             return None
         return Markup(html[:a] + a_text + html[a + a_len:b] + b_text + html[b + b_len:])
 
-    def _key(self, page: Any, nav: Any) -> tuple[int, str] | None:
+    def _key(self, page: Any, nav: Any) -> tuple[Any, str] | None:
         if page is None or nav is None or getattr(page, "is_index", True) or page.parent is None:
             return None
         url = getattr(page, "url", None)
@@ -132,7 +132,8 @@ class NavCache:
             self.nested = _nested_urls([p.url for p in nav.pages])
         if url in self.nested:
             return None
-        return id(page.parent), posixpath.dirname(url.rstrip("/"))
+        # the section itself (hashed by identity, held by the key: never another's address)
+        return page.parent, posixpath.dirname(url.rstrip("/"))
 
 
 def _nested_urls(urls: list[str]) -> set[str]:
