@@ -53,21 +53,26 @@ def test_one_block_override_from_the_cli(tmp_path: Path) -> None:
         assert re.sub(re.escape(footer) + "\n+", "", text).rstrip("\n") == plain[path].rstrip("\n"), kind
 
 
-def test_one_block_override_from_the_plugin(tmp_path: Path) -> None:
-    docs = tmp_path / "docs"
+def _plugin_build(root: Path, templates: Path) -> None:
+    """``mkdocs build --strict`` in ``root`` of the zoo spec as release ``x`` with the plugin's
+    ``templates`` option; the site is ``root/site``."""
+    docs = root / "docs"
     docs.mkdir()
     (docs / "index.md").write_text("# Home\n", encoding="utf-8")
-    templates = _overrides(tmp_path, ONE_BLOCK)
-    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump({
+    (root / "mkdocs.yml").write_text(yaml.safe_dump({
         "site_name": "zoo", "docs_dir": "docs", "theme": {"name": "material"},
         "markdown_extensions": [{"toc": {"permalink": True}}, "attr_list"],
         "plugins": [{"k8s-api-docs": {"versions": [{"version": "x", "source": str(ZOO)}],
                                       "templates": str(templates), "cache_dir": ".cache"}}]}),
         encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=tmp_path,
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=root,
                             capture_output=True, text=True, check=False,
                             env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert result.returncode == 0, result.stderr
+
+
+def test_one_block_override_from_the_plugin(tmp_path: Path) -> None:
+    _plugin_build(tmp_path, _overrides(tmp_path, ONE_BLOCK))
     pages = [p for p in (tmp_path / "site" / "x").rglob("index.html")
              if "Custom footer for" in p.read_text(encoding="utf-8")]
     assert pages, "the overridden block is on no built page"
@@ -103,20 +108,7 @@ def test_badge_partial_override_from_the_cli(tmp_path: Path) -> None:
 
 
 def test_badge_partial_override_from_the_plugin(tmp_path: Path) -> None:
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "index.md").write_text("# Home\n", encoding="utf-8")
-    templates = _overrides(tmp_path, BADGE, "partials/badge.html.j2")
-    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump({
-        "site_name": "zoo", "docs_dir": "docs", "theme": {"name": "material"},
-        "markdown_extensions": [{"toc": {"permalink": True}}, "attr_list"],
-        "plugins": [{"k8s-api-docs": {"versions": [{"version": "x", "source": str(ZOO)}],
-                                      "templates": str(templates), "cache_dir": ".cache"}}]}),
-        encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q"], cwd=tmp_path,
-                            capture_output=True, text=True, check=False,
-                            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    assert result.returncode == 0, result.stderr
+    _plugin_build(tmp_path, _overrides(tmp_path, BADGE, "partials/badge.html.j2"))
     pages = {p: p.read_text(encoding="utf-8") for p in (tmp_path / "site" / "x").rglob("index.html")}
     kinds = [p for p, text in pages.items() if '<mark class="my-badge my-kind">kind</mark>' in text]
     assert kinds, "the overridden badge is on no built page"
