@@ -136,6 +136,10 @@ class SiteConfig:
     hooks: tuple[Callable[..., None], ...] | None = None
     """Model-page section hooks (``render.pages.SectionHook``); ``None``: the default ones (only
     those allow rendering just the pages an edit can change)."""
+    template_cache: Path | None = None
+    """Where compiled templates are kept for the next process (``build.cache.use_bytecode_cache``:
+    the plugin's cache directory, so each release build of ``build-site`` compiles them once);
+    ``None``: nowhere. The pages do not depend on it."""
 
     def __post_init__(self) -> None:
         if self.at_root and len(self.releases) != 1:

@@ -98,7 +98,7 @@ def build(config: SiteConfig, state: SiteState | None = None, *,
     this call rendered. ``progress`` is called with each release as it is loaded.
     """
     hooks = default_hooks() if config.hooks is None else list(config.hooks)
-    env, digest = template_env(config.templates, config.page_format)
+    env, digest = template_env(config.templates, config.page_format, config.template_cache)
     if state is None and not keep:
         loaded = _load(config, progress, {})
         return _render(config, hooks, env, loaded, PageDependencies.everything(_apis(loaded))), None

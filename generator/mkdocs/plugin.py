@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
-from generator.build.cache import template_env, use_bytecode_cache
+from generator.build.cache import use_bytecode_cache
 from generator.build.pipeline import build
 from generator.build.state import GeneratedSite, SiteState
 from generator.config import Release, SiteConfig, plugin_config
@@ -158,10 +159,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             else cache / "pages"
         self.cache_dir = cache
         try:
-            site_config = self.site_config(base_dir)
-            # the environment build() takes (kept by template_env) loads compiled templates from
-            # the cache directory: the next release of build-site does not compile them again
-            template_env(site_config.templates, site_config.page_format, bytecode_dir=cache / "jinja")
+            # compiled templates kept in the cache directory: the next release of build-site
+            # loads them instead of compiling
+            site_config = replace(self.site_config(base_dir), template_cache=cache / "jinja")
             self.site, self._state = build(site_config, self._state, keep=True)
         except GeneratorError as exc:
             raise PluginError(f"k8s-api-docs: {exc}") from None
