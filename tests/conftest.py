@@ -112,11 +112,17 @@ def build_log(site: Path) -> str:
 @pytest.fixture(scope="session")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small MkDocs site (the repository's theme and Markdown settings) of the hostile spec."""
-    root = tmp_path_factory.mktemp("hostile-site")
+    return small_site(tmp_path_factory.mktemp("hostile-site"), "x", str(HOSTILE))
+
+
+def small_site(root: Path, version: str, source: str) -> Path:
+    """``mkdocs build --strict`` in ``root`` of one release (the repository's theme, Markdown
+    settings and hand-written pages, the plugin generating ``version`` from ``source``); the
+    built site."""
     shutil.copytree(REPO / "site_src", root / "docs")
     config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
               "plugins": ["search", {"k8s-api-docs": {
-                  "versions": [{"version": "x", "source": str(HOSTILE)}], "cache_dir": ".cache"}}]}
+                  "versions": [{"version": version, "source": source}], "cache_dir": ".cache"}}]}
     (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=root,

@@ -3,18 +3,13 @@ columns show. Built from the Gateway API v1.2.0 CRDs (``../shared``)."""
 
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from browserkit import served
-from conftest import REPO, SHARED, need_shared
+from conftest import SHARED, need_shared, small_site
 from test_browser import Tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.shared]
@@ -24,18 +19,8 @@ PAGE = "gateway-v1.2.0/gateway.networking.k8s.io/v1/httpRoute/"
 @pytest.fixture(scope="module")
 def crd_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     need_shared()
-    root = tmp_path_factory.mktemp("crd-site")
-    shutil.copytree(REPO / "site_src", root / "docs")
-    source = str(SHARED / "crds" / "gateway-api" / "v1.2.0")
-    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
-              "plugins": ["search", {"k8s-api-docs": {
-                  "versions": [{"version": "gateway-v1.2.0", "source": source}], "cache_dir": ".cache"}}]}
-    (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=root,
-        capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return root / "site"
+    return small_site(tmp_path_factory.mktemp("crd-site"), "gateway-v1.2.0",
+                      str(SHARED / "crds" / "gateway-api" / "v1.2.0"))
 
 
 @pytest.fixture(scope="module")
