@@ -178,16 +178,18 @@ def field_histories(model: Model, api: ApiSpec, site: PublishedReleases) -> dict
     # A CRD's field is "since" a release only when an earlier release had the CRD without it:
     # the Kubernetes releases a CRD set is combined with say nothing of when its fields came
     # (history "all" knows no CRD), nor does a CRD release that adds the kind with the field.
-    first = timeline.releases_of(key)[0] if _from_crd(model, api) and timeline.releases_of(key) \
-        else timeline.first
+    lives = timeline.releases_of(key) if _from_crd(model, api) else []
+    unnoted = {timeline.first, lives[0] if lives else timeline.first}
     out = {}
     for f in model.fields:
         since = timeline.field_since(key, f.name)
         since_release, since_avs = since if since else ("", ())
-        if since_release in (timeline.first, first) or model.api_version in since_avs:
+        if since_release in unnoted:
+            since_release = ""
+        if not since_release or model.api_version in since_avs:
             since_avs = ()
         out[f.name] = FieldHistory(
-            since="" if since_release in (timeline.first, first) else since_release,
+            since=since_release,
             since_api_versions=since_avs,
             removed_in=_removed_in(site, key, model.api_version, f.name, api.version, later),
             compared_to=compared_to if f.name in changes else "",
