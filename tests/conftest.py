@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from release_examples import release_api, release_examples
 
 from generator.build.pipeline import generate
 from generator.build.state import GeneratedSite
 from generator.config import Release
-from generator.model.normalize import build_api
+from generator.examples.snippets import Example
 from generator.model.types import ApiSpec
-from generator.sources import load_source
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -64,14 +64,19 @@ def shared() -> Path:
 
 @pytest.fixture(scope="session")
 def api_131() -> ApiSpec:
-    api, _ = build_api(load_source("kubernetes-validate:1.31"), "1.31")
-    return api
+    return release_api("1.31")
 
 
 @pytest.fixture(scope="session")
 def api_132() -> ApiSpec:
-    api, _ = build_api(load_source("kubernetes-validate:1.32"), "1.32")
-    return api
+    return release_api("1.32")
+
+
+@pytest.fixture(scope="session")
+def examples() -> dict[str, dict[str, Example]]:
+    """Release → definition name → example, for 1.31 and 1.32 (``release_examples``: made once
+    per session, shared with the tests of every release)."""
+    return {release: release_examples(release) for release in ("1.31", "1.32")}
 
 
 @pytest.fixture(scope="session")

@@ -39,15 +39,6 @@ _DNS_LABEL = r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?"
 _DNS_SUBDOMAIN = re.compile(rf"^{_DNS_LABEL}(\.{_DNS_LABEL})*$")
 
 
-@pytest.fixture(scope="session")
-def examples(api_131: ApiSpec, api_132: ApiSpec) -> dict[str, dict[str, Example]]:
-    out = {}
-    for api in (api_131, api_132):
-        builder = ExampleBuilder(api)
-        out[api.version] = {name: builder.example(name) for name in api.models}
-    return out
-
-
 def _validator(release: str, name: str) -> jsonschema.Draft202012Validator:
     doc = _definitions(release)
     return jsonschema.Draft202012Validator({**doc, "$ref": f"#/$defs/{name}"})

@@ -45,42 +45,33 @@ snippets would start without ``new``: none (the hand-chosen manifests fit the co
 
 
 @pytest.fixture(scope="module")
-def jsonnet_examples(api_131: ApiSpec, api_132: ApiSpec) -> dict[str, dict[str, Example]]:
-    out = {}
-    for api in (api_131, api_132):
-        builder = ExampleBuilder(api)
-        out[api.version] = {name: builder.example(name) for name in api.models}
-    return out
-
-
-@pytest.fixture(scope="module")
 def jsonnet_results(api_131: ApiSpec, api_132: ApiSpec, shared: Path,
-                    jsonnet_examples: dict[str, dict[str, Example]]) -> dict[str, dict[str, Any]]:
+                    examples: dict[str, dict[str, Example]]) -> dict[str, dict[str, Any]]:
     """Every Jsonnet snippet of a release evaluated against k8s-libsonnet's ``main.libsonnet``
     (generated + real patches), in one program per release."""
     out = {}
     for api in (api_131, api_132):
-        snippets = {n: e.jsonnet for n, e in jsonnet_examples[api.version].items() if e.jsonnet}
+        snippets = {n: e.jsonnet for n, e in examples[api.version].items() if e.jsonnet}
         out[api.version] = evaluate_all(api, shared, snippets)
     return out
 
 
 @pytest.mark.shared
 def test_jsonnet_snippets_evaluate_to_the_yaml_sample_with_the_real_library(
-        api_131: ApiSpec, api_132: ApiSpec, jsonnet_examples: dict[str, dict[str, Example]],
+        api_131: ApiSpec, api_132: ApiSpec, examples: dict[str, dict[str, Example]],
         jsonnet_results: dict[str, dict[str, Any]]) -> None:
     for api in (api_131, api_132):
         covered = {n for n, m in api.models.items()
                    if m.shape == "object" and builder_index(m, api) is not None}
-        with_snippet = {n for n, e in jsonnet_examples[api.version].items() if e.jsonnet}
+        with_snippet = {n for n, e in examples[api.version].items() if e.jsonnet}
         assert with_snippet == covered and len(covered) > 500
         for name in covered:
-            assert jsonnet_results[api.version][name] == jsonnet_examples[api.version][name].data, name
+            assert jsonnet_results[api.version][name] == examples[api.version][name].data, name
 
 
 def test_jsonnet_snippets_call_the_helpers_a_user_would(
-        jsonnet_examples: dict[str, dict[str, Example]]) -> None:
-    for release, by_name in jsonnet_examples.items():
+        examples: dict[str, dict[str, Example]]) -> None:
+    for release, by_name in examples.items():
         for name, call in HELPER_CALLS.items():
             assert call in by_name[name].jsonnet, (release, name)
         container = by_name["io.k8s.api.core.v1.Container"].jsonnet.split("\n\n", 1)[1]
@@ -90,11 +81,11 @@ def test_jsonnet_snippets_call_the_helpers_a_user_would(
 
 
 def test_jsonnet_snippets_use_the_release_library_and_new(
-        api_131: ApiSpec, api_132: ApiSpec, jsonnet_examples: dict[str, dict[str, Example]]) -> None:
+        api_131: ApiSpec, api_132: ApiSpec, examples: dict[str, dict[str, Example]]) -> None:
     for api in (api_131, api_132):
         started, declined = 0, set()
         for name, model in api.models.items():
-            example = jsonnet_examples[api.version][name]
+            example = examples[api.version][name]
             snippet = example.jsonnet
             if not snippet:
                 continue
@@ -122,10 +113,10 @@ def test_jsonnet_snippets_use_the_release_library_and_new(
             started += 1
         assert started > 75
         assert declined <= DECLINED, declined
-    status = jsonnet_examples["1.32"][CLAIM_STATUS["1.32"]].jsonnet
+    status = examples["1.32"][CLAIM_STATUS["1.32"]].jsonnet
     assert "resourceClaimStatus.withDevices([" in status
     assert "k.resource.v1beta1.allocatedDeviceStatus.withDevice(" in status
-    assert "withDeallocationRequested(true)" in jsonnet_examples["1.31"][CLAIM_STATUS["1.31"]].jsonnet
+    assert "withDeallocationRequested(true)" in examples["1.31"][CLAIM_STATUS["1.31"]].jsonnet
 
 
 def _sample(api: ApiSpec, name: str) -> Sample:
