@@ -16,6 +16,8 @@ from conftest import FIXTURES, REPO
 from generator.build.pipeline import generate
 from generator.cli import main
 from generator.config import Release
+from generator.errors import UsageError
+from generator.output.writer import write_pages
 
 HOSTILE = FIXTURES / "hostile" / "hostile.json"
 DANGLING = FIXTURES / "bad" / "dangling-ref.json"
@@ -115,3 +117,13 @@ def test_two_processes_with_different_hash_seeds_write_identical_bytes(tmp_path:
         trees.append(tree(out))
     assert len(trees[0]) > 600
     assert trees[0] == trees[1]
+
+
+def test_write_pages_checks_every_path_before_writing_any(tmp_path: Path) -> None:
+    staging = tmp_path / "staging"
+    with pytest.raises(UsageError, match="unsafe output path"):
+        write_pages(staging, {"a/index.html": "A", "../escape/index.html": "B"})
+    assert not staging.exists() and not (tmp_path / "escape").exists()
+    write_pages(staging, {"a/index.html": "A", "a/b/c/index.html": "Ç\n", "index.html": "I"})
+    assert tree(staging) == {"a/index.html": b"A", "a/b/c/index.html": "Ç\n".encode(),
+                             "index.html": b"I"}

@@ -25,7 +25,7 @@ from generator.errors import Location, UsageError
 
 __all__ = ["MANAGED_MARKER", "check_relative", "claim_dir", "page_format_of", "read_tree",
            "remove_dir", "replace_releases", "replace_tree", "swap_dir", "sync_tree", "write_file",
-           "write_page"]
+           "write_page", "write_pages"]
 
 MANAGED_MARKER = ".k8s-api-docs"
 """File left in every directory this tool owns; ``replace_tree`` refuses to replace others."""
@@ -66,6 +66,19 @@ def write_page(root: Path, rel: str, text: str) -> None:
     target = root / check_relative(rel)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8", newline="\n")
+
+
+@_disk_errors
+def write_pages(root: Path, pages: Mapping[str, str]) -> None:
+    """Write ``pages`` below ``root``, a staging directory that is swapped in whole afterwards
+    (``swap_dir``): plain writes, each directory created once (``rel`` checked by
+    ``check_relative``). For hundreds of small pages this is several times faster than one
+    ``write_file`` (temporary file and rename) each."""
+    targets = {rel: root / check_relative(rel) for rel in pages}
+    for directory in sorted({t.parent for t in targets.values()}):
+        directory.mkdir(parents=True, exist_ok=True)
+    for rel, text in pages.items():
+        targets[rel].write_text(text, encoding="utf-8", newline="\n")
 
 
 @_disk_errors

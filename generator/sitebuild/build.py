@@ -17,7 +17,7 @@ from generator.build.incremental import ReleaseInputs, release_shape
 from generator.build.load import release_digest
 from generator.config import Release, VersionsOptions, plugin_config
 from generator.errors import GeneratorError, UsageError
-from generator.output.writer import claim_dir, remove_dir, swap_dir, write_file
+from generator.output.writer import claim_dir, remove_dir, swap_dir, write_file, write_pages
 from generator.render.env import shipped_templates
 from generator.sitebuild.inputs import Manifest, ManifestEntry, SiteInputs, page_set_digest, release_key
 from generator.sitebuild.landing import (
@@ -248,8 +248,7 @@ def _write_alias(out: Path, newest: str, titles: dict[str, str]) -> None:
     """``out/latest/``: a redirect to the newest release's page for each of its pages."""
     staging = out / f"{STAGING_PREFIX}{LATEST_ALIAS}"
     remove_dir(staging)
-    for page, text in alias_pages(html_pages(out / newest), newest, titles).items():
-        write_file(staging / page, text)
+    write_pages(staging, alias_pages(html_pages(out / newest), newest, titles))
     swap_dir(staging, out / LATEST_ALIAS)
 
 
