@@ -34,7 +34,8 @@ def _ours(content: str) -> list[tuple[Any, ...]] | None:
 @pytest.fixture(scope="module")
 def real_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """URL → the content HTML the search plugin reads, of every page of an in-process build of
-    1.32's core group as ``build-site`` lays a release out (home, change page, model pages)."""
+    1.32's core group as ``build-site`` lays a release out (release home, the hand-written page
+    as ``about/``, change page, model pages)."""
     need_shared()
     root = tmp_path_factory.mktemp("search-sections")
     config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": str(REPO / "site_src"),
@@ -67,7 +68,7 @@ def real_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 def test_real_pages_split_as_material_splits_them(real_pages: dict[str, str]) -> None:
     """Every page of the build went through ``split`` (none left to Material's parser), with
     Material's sections; among them the pages a reader searches most."""
-    for url in ("", "changes/", "core/v1/", "core/v1/pod/", "core/v1/podSpec/",
+    for url in ("", "about/", "changes/", "core/v1/", "core/v1/pod/", "core/v1/podSpec/",
                 "core/v1/objectReference/"):
         assert url in real_pages, sorted(real_pages)[:20]
     assert len(real_pages) > 150
