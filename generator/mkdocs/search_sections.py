@@ -17,6 +17,7 @@ has the shape this copy follows and both make the same index entries for a sampl
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import inspect
@@ -300,8 +301,10 @@ line</p>
 (which also catches a Python whose ``HTMLParser`` reads them otherwise)."""
 
 
+@functools.cache
 def material_digest() -> str | None:
-    """``MATERIAL_PARSER_DIGEST`` of the installed Material (``None``: no source to read)."""
+    """``MATERIAL_PARSER_DIGEST`` of the installed Material (``None``: no source to read); read
+    once per process (~20 ms)."""
     try:
         source = "\n".join(inspect.getsource(part) for part in (
             material_search.Element, material_search.Section, material_search.Parser,
