@@ -11,8 +11,9 @@ unquoted attribute values, a ``<`` that starts no such tag, the closing tag on w
 ``Parser`` would fail) it returns ``None``, and the page goes to Material's own parser.
 
 ``install`` puts ``split`` in front of one build's search index (the instance's
-``add_entry_from_context``; nothing in site-packages changes), and only when Material's parser
-has the shape this copy follows and both make the same index entries for a sample page.
+``add_entry_from_context``; nothing in site-packages changes), and only when the source of
+Material's parser is the one this copies (``MATERIAL_PARSER_DIGEST``) and both make the same
+index entries for a sample page.
 """
 
 from __future__ import annotations
@@ -42,11 +43,12 @@ _TAG = re.compile(r"""
      ((?:[ \t\n\r\f]+[a-z_:][-a-z0-9_:.]*(?:="[^"]*"|='[^']*')?)*)  # attributes
      [ \t\n\r\f]*(/?)>                                          # self-closing
   | </([a-z][-a-z0-9]*)>                                        # end tag
-  | <!--(?![->])(?:[^-]|-(?!-))*-->                             # comment
+  | <!--(?![->])(?:[^-]|-(?!-))*-->                             # comment without "--"
 """, re.VERBOSE)
-"""The markup ``split`` reads as ``HTMLParser`` does (in every Python version); a candidate that
-is anything else (a lone ``<``, ``<!DOCTYPE``, ``<![CDATA[``, unquoted values, ``>`` inside a
-value, upper case names) makes ``split`` step aside."""
+"""The markup ``split`` reads, exactly as ``HTMLParser`` does: kept strict, away from the edges
+where Python versions' parsers differ. A candidate that is anything else (a lone ``<``,
+``<!DOCTYPE``, ``<![CDATA[``, unquoted values, ``>`` inside a value, upper case names, ``<!-->``)
+makes ``split`` step aside."""
 _ATTRIBUTE = re.compile(r"""([a-z_:][-a-z0-9_:.]*)(=(?:"([^"]*)"|'([^']*)'))?""")
 _IGNORED, _START, _END, _UNSUPPORTED = range(4)
 Markup = tuple[int, str, dict[str, str | None]]
