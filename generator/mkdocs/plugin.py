@@ -32,7 +32,7 @@ from generator.build.pipeline import build
 from generator.build.state import GeneratedSite, SiteState
 from generator.config import Release, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
-from generator.mkdocs import nav_cache, search_index
+from generator.mkdocs import nav_cache, search_index, search_sections
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
@@ -219,6 +219,11 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             # model pages are rendered without a Python-Markdown instance (headings_page).
             HeadingsPage(titles.get(rel), file, config, self._fast_headings)
         return files
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        """Material's search plugin (its index made anew by its ``on_config``) splits pages into
+        sections with ``search_sections``: the same sections, ~8x faster."""
+        search_sections.install(config.plugins)
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
         """Material's navigation is rendered once per group of sibling pages (``nav_cache``);
