@@ -141,7 +141,7 @@ _YAML_KEY = r"[A-Za-z0-9/][A-Za-z0-9._/=-]*(?::[A-Za-z0-9._/=-]+)*"
 _YAML_STRING = (r'"(?:[^\s"\\]|[ ]|\\[0abtnvfre "\\N_LP]'
                 r'|\\(?:x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}))*"')
 _YAML_PLAIN = (rf"{_YAML_KEY}|[A-Za-z0-9][A-Za-z0-9.,_/ -]*[A-Za-z0-9.]"
-               r"|-[0-9][0-9.eE+-]*")
+               r"|-?[0-9][0-9.eE+-]*")
 _YAML_LINE = re.compile(
     rf"(?P<indent>[ ]*)(?P<dashes>(?:-[ ])*)"
     rf"(?:(?:(?P<key>{_YAML_KEY})|(?P<qkey>{_YAML_STRING})):(?:[ ](?P<value>.+))?|(?P<bare>.+))")
