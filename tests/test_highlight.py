@@ -17,19 +17,12 @@ from generator.examples.crd import crd_example
 from generator.examples.snippets import Example
 from generator.examples.yaml_text import dump
 from generator.model.normalize import build_api
-from generator.render.highlight import _lexer_input, format_tokens, highlight, lexer_for
-from generator.render.snippet_tokens import (
-    Token,
-    joined,
-    jsonnet_tokens,
-    python_tokens,
-    yaml_tokens,
-)
+from generator.render.highlight import format_tokens, highlight, lexer_for
+from generator.render.snippet_tokens import Token, joined, lexer_input, quick_tokens, yaml_tokens
 from generator.sources import load_source
 
 CRD_SETS = ("gateway-api/v1.0.0", "gateway-api/v1.1.0", "gateway-api/v1.2.0", "cert-manager",
             "azure-alb-controller-1.9-crds.yaml")
-QUICK = {"yaml": yaml_tokens, "python": python_tokens, "jsonnet": jsonnet_tokens}
 
 
 def lexer_tokens(code: str, language: str) -> list[Token]:
@@ -44,11 +37,15 @@ def reference_html(code: str, language: str) -> str:
             f"{body}</code></pre></div>")
 
 
-def assert_same(code: str, language: str, *, in_subset: bool = True) -> None:
-    quick = QUICK[language](_lexer_input(code))
-    if in_subset:
-        assert quick is not None, f"outside the {language} subset: {code!r}"
+def assert_same(code: str, language: str) -> None:
+    """Quick tokens (line by line, as ``highlight`` takes them) and HTML are the lexer's; for
+    Python and Jsonnet the tokens one by one, for YAML after joining."""
+    quick = quick_tokens(lexer_input(code), language)
+    assert quick is not None, f"outside the {language} subset: {code!r}"
+    if language == "yaml":
         assert joined(quick) == lexer_tokens(code, language), code
+    else:
+        assert quick == list(lexer_for(language).get_tokens(code)), code
     assert highlight(code, language) == reference_html(code, language), code
 
 
@@ -71,14 +68,6 @@ def test_every_example_of_1_31_and_1_32(examples: dict[str, dict[str, Example]])
     assert count > 3000
     for code in ('apiVersion: "v1"\nkind: "Pod"\n', 'apiVersion: "gateway.networking.k8s.io/v1"\n'):
         assert_same(code, "yaml")  # the model pages' header
-
-
-def test_tokens_are_the_lexers_tokens_one_by_one(examples: dict[str, dict[str, Example]]) -> None:
-    """Python and Jsonnet: the same tokens as the snippet lexers, not only after joining."""
-    example = examples["1.32"]["io.k8s.api.core.v1.PodSpec"]
-    for language in ("python", "jsonnet"):
-        code = getattr(example, language)
-        assert QUICK[language](_lexer_input(code)) == list(lexer_for(language).get_tokens(code))
 
 
 @pytest.mark.shared
@@ -148,7 +137,7 @@ def test_tricky_yaml(code: str) -> None:
 
 @pytest.mark.parametrize("code", OUTSIDE_YAML)
 def test_yaml_outside_the_subset_goes_to_pygments(code: str) -> None:
-    assert yaml_tokens(_lexer_input(code)) is None
+    assert yaml_tokens(lexer_input(code)) is None
     assert highlight(code, "yaml") == reference_html(code, "yaml")
 
 
@@ -173,7 +162,6 @@ unicode, comments and text blocks (plain text from the snippet lexers), HTML cha
 
 @pytest.mark.parametrize(("language", "code"), TRICKY_CODE)
 def test_tricky_python_and_jsonnet(language: str, code: str) -> None:
-    assert QUICK[language](_lexer_input(code)) == list(lexer_for(language).get_tokens(code))
     assert_same(code, language)
 
 
@@ -209,7 +197,7 @@ def test_random_data_written_by_yaml_text() -> None:
     inside = 0
     for _ in range(600):
         code = dump({"k": _random_value(rng, 0), _random_string(rng) or "x": _random_value(rng, 1)})
-        if yaml_tokens(_lexer_input(code)) is not None:
+        if yaml_tokens(lexer_input(code)) is not None:
             inside += 1
             assert_same(code, "yaml")
         else:

@@ -31,16 +31,12 @@ from pygments.util import ClassNotFound
 from generator.render.snippet_tokens import (
     SnippetJsonnetLexer,
     SnippetPythonLexer,
-    Token,
-    jsonnet_tokens,
-    python_tokens,
-    yaml_tokens,
+    lexer_input,
+    line_tokens,
+    quick_lines,
 )
 
 _SNIPPET_LEXERS: dict[str, type[Lexer]] = {"python": SnippetPythonLexer, "jsonnet": SnippetJsonnetLexer}
-_TOKENIZERS: dict[str, Callable[[str], list[Token] | None]] = {
-    "python": python_tokens, "jsonnet": jsonnet_tokens, "yaml": yaml_tokens}
-"""Per language, the quick tokens of ``snippet_tokens`` (``None``: outside its subset)."""
 
 
 @lru_cache(maxsize=256)
@@ -119,32 +115,24 @@ def lexer_for(language: str) -> Lexer | None:
         return None
 
 
-def code_tokens(code: str, language: str) -> Iterable[Token] | None:
-    """The tokens of ``code``: ``snippet_tokens``' quick ones when the code is in its subset of
-    the language, else the lexer's (``lexer_for``); ``None`` for an unknown language."""
-    tokenize = _TOKENIZERS.get(language)
-    if tokenize is not None:
-        tokens = tokenize(_lexer_input(code))
-        if tokens is not None:
-            return tokens
-    lexer = lexer_for(language)
-    return None if lexer is None else lexer.get_tokens(code)
-
-
-def _lexer_input(code: str) -> str:
-    """``code`` as Pygments' lexers see it (their default options): no byte-order mark, ``\\n``
-    line ends, no leading or trailing empty lines, one final ``\\n``."""
-    code = code.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").strip("\n")
-    return code + "\n"
-
-
 @lru_cache(maxsize=8192)
 def highlight(code: str, language: str) -> str:
     """``<div class="language-X highlight"><pre><span></span><code>…</code></pre></div>``; code in
     an unknown language is escaped, not highlighted."""
-    tokens = code_tokens(code, language)
-    body = html.escape(code, quote=False) if tokens is None else format_tokens(tokens)
+    lines = quick_lines(lexer_input(code), language)
+    if lines is not None:
+        body = "".join([_line_html(line, language) for line in lines])
+    else:
+        lexer = lexer_for(language)
+        body = html.escape(code, quote=False) if lexer is None else format_tokens(lexer.get_tokens(code))
     if not body.endswith("\n"):
         body += "\n"
     return (f'<div class="language-{html.escape(language)} highlight"><pre><span></span><code>'
             f"{body}</code></pre></div>")
+
+
+@lru_cache(maxsize=1 << 15)
+def _line_html(line: str, language: str) -> str:
+    """One line of a snippet in ``quick_lines``, with its line end: spans never cross a line
+    end, so a snippet's HTML is its lines' HTML, and lines recur across snippets."""
+    return format_tokens(line_tokens(line, language))

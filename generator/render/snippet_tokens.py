@@ -22,8 +22,9 @@ CRDs in ``../shared/crds``, and on tricky ones.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable
+from functools import lru_cache
+from typing import Any, NamedTuple
 
 from pygments.lexer import RegexLexer, bygroups
 from pygments.token import (
@@ -136,6 +137,7 @@ class RuleTokenizer:
 
 python_tokens = RuleTokenizer(PYTHON_RULES)
 jsonnet_tokens = RuleTokenizer(JSONNET_RULES)
+_RULES = {"python": python_tokens, "jsonnet": jsonnet_tokens}
 
 _YAML_KEY = r"[A-Za-z0-9/][A-Za-z0-9._/=-]*(?::[A-Za-z0-9._/=-]+)*"
 _YAML_STRING = (r'"(?:[^\s"\\]|[ ]|\\[0abtnvfre "\\N_LP]'
@@ -166,67 +168,103 @@ def _yaml_string(text: str, add: Callable[[Token], None]) -> None:
              match.group()))
 
 
-def yaml_tokens(text: str) -> list[Token] | None:
-    """The tokens of Pygments' YAML lexer for ``text`` (preprocessed: ends with one ``\\n``),
-    adjacent ones of a type joined; ``None`` when ``text`` is outside the subset."""
+class YamlLine(NamedTuple):
+    """One line of the YAML subset: what Pygments' indentation context needs, and its tokens."""
+
+    column: int
+    dashes: int
+    """How many ``- `` indicators start the line."""
+    keyed: bool
+    """The line has a key and ``:``."""
+    plain_end: bool
+    """The line ends with a plain scalar (Pygments reads a deeper next line as more of it)."""
+    tokens: tuple[Token, ...]
+    """Without the line end."""
+
+
+@lru_cache(maxsize=1 << 15)
+def yaml_line(line: str) -> YamlLine | None:
+    """``line`` (no ``\\n``) if it is in the YAML subset; the lines of snippets recur a lot."""
+    match = _YAML_LINE.fullmatch(line)
+    if match is None:
+        return None
+    spaces, dashes, key, qkey, value, bare = match.group(
+        "indent", "dashes", "key", "qkey", "value", "bare")
     tokens: list[Token] = []
     add = tokens.append
-    indent, stack = -1, []  # Pygments' indentation context: its levels and the current one
-    continues_scalar = False  # the previous line ended with a plain scalar
-    for line in text[:-1].split("\n"):
-        match = _YAML_LINE.fullmatch(line)
-        if match is None:
+    if spaces:
+        add((Whitespace, spaces))
+    for _ in range(len(dashes) // 2):
+        add((_INDICATOR, "-"))
+        add((Whitespace, " "))
+    keyed = key is not None or qkey is not None
+    if key is not None:
+        add((Name.Tag, key))
+        add((Punctuation, ":"))
+    elif qkey is not None:
+        _yaml_string(qkey, add)
+        add((_INDICATOR, ":"))
+    else:
+        value = bare
+    plain_end = False
+    if value is not None:
+        if keyed:
+            add((Whitespace, " "))
+        found = _YAML_VALUE.fullmatch(value)
+        if found is None:
             return None
-        spaces, dashes, key, qkey, value, bare = match.group(
-            "indent", "dashes", "key", "qkey", "value", "bare")
-        column = len(spaces)
-        if continues_scalar and column > indent:
+        if found.lastgroup == "plain":
+            add((_PLAIN, value))
+            plain_end = True
+        elif found.lastgroup == "string":
+            _yaml_string(value, add)
+        else:
+            add((_INDICATOR, value))
+    return YamlLine(len(spaces), len(dashes) // 2, keyed, plain_end, tuple(tokens))
+
+
+def yaml_lines(text: str) -> list[YamlLine] | None:
+    """The lines of ``text`` (preprocessed: ends with one ``\\n``), ``None`` when one of them
+    is outside the subset or Pygments' indentation context would treat it otherwise (more of a
+    plain scalar, extra indentation flagged as an error)."""
+    lines: list[YamlLine] = []
+    indent, stack = -1, []  # Pygments' indentation context: the current level and the outer ones
+    plain_end = False
+    for text_line in text[:-1].split("\n"):
+        line = yaml_line(text_line)
+        if line is None:
+            return None
+        column = line.column
+        if plain_end and column > indent:
             return None  # Pygments would read the line as more of the scalar
         if column < indent:
             while column < indent:
                 indent = stack.pop()
             if column > indent:
                 return None  # between two levels: Pygments flags the extra spaces as an error
-        if spaces:
-            add((Whitespace, spaces))
-        for _ in range(len(dashes) // 2):
+        for _ in range(line.dashes):  # each "- " indicator, then the key, sets a level
             if indent < column:
                 stack.append(indent)
                 indent = column
-            add((_INDICATOR, "-"))
-            add((Whitespace, " "))
             column += 2
-        if key is not None or qkey is not None:
-            if key is not None:
-                add((Name.Tag, key))
-                add((Punctuation, ":"))
-            else:
-                _yaml_string(qkey, add)
-                add((_INDICATOR, ":"))
-            if indent < column:
-                stack.append(indent)
-                indent = column
-        else:
-            value = bare
-        continues_scalar = False
-        if value is not None:
-            if key is not None or qkey is not None:
-                add((Whitespace, " "))
-            found = _YAML_VALUE.fullmatch(value)
-            if found is None:
-                return None
-            if found.lastgroup == "plain":
-                add((_PLAIN, value))
-                continues_scalar = True
-            elif found.lastgroup == "string":
-                _yaml_string(value, add)
-            else:
-                add((_INDICATOR, value))
-        add((Whitespace, "\n"))
-    return joined(tokens)
+        if line.keyed and indent < column:
+            stack.append(indent)
+            indent = column
+        plain_end = line.plain_end
+        lines.append(line)
+    return lines
 
 
-def joined(tokens: Iterator[Token] | list[Token]) -> list[Token]:
+def yaml_tokens(text: str) -> list[Token] | None:
+    """The tokens of Pygments' YAML lexer for ``text`` (preprocessed: ends with one ``\\n``),
+    adjacent ones of a type joined; ``None`` when ``text`` is outside the subset."""
+    lines = yaml_lines(text)
+    if lines is None:
+        return None
+    return joined(token for line in lines for token in (*line.tokens, (Whitespace, "\n")))
+
+
+def joined(tokens: Iterable[Token]) -> list[Token]:
     """``tokens`` with adjacent ones of one type joined and empty ones dropped."""
     out: list[Token] = []
     for token_type, value in tokens:
@@ -237,3 +275,35 @@ def joined(tokens: Iterator[Token] | list[Token]) -> list[Token]:
         else:
             out.append((token_type, value))
     return out
+
+
+def lexer_input(code: str) -> str:
+    """``code`` as Pygments' lexers see it (their default options): no byte-order mark, ``\\n``
+    line ends, no leading or trailing empty lines, one final ``\\n``."""
+    code = code.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").strip("\n")
+    return code + "\n"
+
+
+def quick_lines(text: str, language: str) -> list[str] | None:
+    """The lines of ``text`` (``lexer_input``'s), without their ends, when ``line_tokens`` gives
+    each of them the tokens Pygments' lexer gives it in ``text``; ``None`` for text outside the
+    subset and languages without quick tokens. Python and Jsonnet: always (no rule matches
+    across a line end)."""
+    if language in _RULES or (language == "yaml" and yaml_lines(text) is not None):
+        return text[:-1].split("\n")
+    return None
+
+
+def line_tokens(line: str, language: str) -> list[Token]:
+    """The tokens of one of ``quick_lines``, then of its line end."""
+    if language == "yaml":
+        found = yaml_line(line)
+        assert found is not None, line
+        return [*found.tokens, (Whitespace, "\n")]
+    return _RULES[language](line + "\n")
+
+
+def quick_tokens(text: str, language: str) -> list[Token] | None:
+    """The tokens of ``text`` (``lexer_input``'s) from ``line_tokens``, or ``None``."""
+    lines = quick_lines(text, language)
+    return None if lines is None else [token for line in lines for token in line_tokens(line, language)]
