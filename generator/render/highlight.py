@@ -4,12 +4,13 @@
 
 The snippets are our own output, in a small subset of each language: YAML, and Python and
 Jsonnet made of names, calls, keyword arguments or fields, string, number and boolean literals,
-lists and objects. Their tokens come from ``snippet_tokens`` (one compiled regular expression per
-language: the tokens Pygments' lexers give that subset); text outside the YAML subset goes to
-Pygments' YAML lexer. For Python and Jsonnet the lexers are those of exactly the subset
-(``SnippetPythonLexer``, ``SnippetJsonnetLexer``: the same token classes as Pygments' full lexers,
-several times faster); on anything outside the subset they give plain text, never wrong HTML.
-Each distinct snippet is highlighted once per process (common nested samples recur on many pages).
+lists and objects. ``snippet_tokens`` finds their tokens with one compiled regular expression per
+language, line by line; each distinct line becomes HTML once per process (nested samples recur on
+many pages), and so does each distinct snippet. Python and Jsonnet get the tokens of the snippet
+lexers (``SnippetPythonLexer``, ``SnippetJsonnetLexer``: the strings, numbers and keywords of
+Pygments' full lexers, several times faster; anything outside the subset is plain text, never
+wrong HTML); YAML gets the tokens of Pygments' YAML lexer, and that lexer itself (``lexer_for``)
+for text outside the generated subset.
 
 Tokens become HTML here (``format_tokens``), not in Pygments' ``HtmlFormatter``, so the pages do
 not depend on which Pygments is installed: its formatter escapes quotes in some versions and not
@@ -105,8 +106,8 @@ def _add_run(span: str, text: str, add: Callable[[str], None]) -> None:
 
 @lru_cache(maxsize=16)
 def lexer_for(language: str) -> Lexer | None:
-    """The lexer ``highlight`` uses for ``language`` (a snippet lexer, else Pygments'); ``None``
-    for a language Pygments does not know."""
+    """The lexer whose tokens ``highlight`` gives ``language`` (a snippet lexer, else Pygments';
+    used for text outside ``quick_lines``); ``None`` for a language Pygments does not know."""
     if language in _SNIPPET_LEXERS:
         return _SNIPPET_LEXERS[language]()
     try:

@@ -1,23 +1,22 @@
 """Token streams of the example snippets, cheaply: the snippets are our own output, in a small
 subset of Python, Jsonnet and YAML, so one compiled regular expression per language finds their
-tokens without a lexer's state machine.
+tokens without a lexer's state machine, a line at a time (``quick_lines``, ``line_tokens``).
 
 - Python and Jsonnet: the rules of ``PYTHON_RULES`` / ``JSONNET_RULES`` (the same rules make
   the Pygments lexers ``SnippetPythonLexer`` / ``SnippetJsonnetLexer``, which find the same
   strings, numbers and keywords as Pygments' full lexers on our snippets) joined into one
   alternation: tried in order at each position, exactly as a ``RegexLexer`` tries its rules, so
-  the two give the same tokens on any text.
+  the two give the same tokens on any text. No rule matches across a line end.
 - YAML: block mappings and sequences whose lines are ``- `` indicators, then a plain key (the
   shapes ``examples.yaml_text`` leaves plain) or a JSON string key with ``:``, then a plain scalar,
-  a JSON string, ``{}`` or ``[]``; the tokens Pygments' ``YamlLexer`` gives such lines, adjacent
-  tokens of one type joined (what ``format_tokens`` does anyway). Any other text (comments, block
-  scalars, flow collections, a line Pygments would read as the continuation of a scalar or whose
-  indentation it flags) is outside the subset: ``yaml_tokens`` says ``None`` and the caller
-  uses Pygments.
+  a JSON string, ``{}`` or ``[]``: the tokens Pygments' ``YamlLexer`` gives such lines, up to
+  how adjacent tokens of one type are split (``format_tokens`` joins them anyway). Any other text
+  (comments, block scalars, flow collections, empty lines, a line Pygments would read as more of
+  a scalar or whose indentation it flags) is outside the subset: ``quick_lines`` says ``None``
+  and the caller uses Pygments.
 
 ``tests/test_highlight.py`` checks both against Pygments on every snippet of 1.31, 1.32 and the
-CRDs in ``../shared/crds``, and on tricky ones.
-"""
+CRDs in ``../shared/crds``, on tricky ones and on random ``yaml_text`` output."""
 
 from __future__ import annotations
 
