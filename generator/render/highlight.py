@@ -2,13 +2,15 @@
 ``pymdownx.highlight`` at build time). The HTML and CSS classes are Pygments' (what
 ``pymdownx.highlight`` writes with its defaults), so Material styles them as any code block.
 
-The snippets are our own output, in a small subset of each language: YAML (Pygments' lexer is
-quick), and Python and Jsonnet made of names, calls, keyword arguments or fields, string,
-number and boolean literals, lists and objects. For those two, lexers of exactly that subset
-(``SnippetPythonLexer``, ``SnippetJsonnetLexer``) give the same token classes as Pygments' full
-lexers several times faster (Pygments' Jsonnet lexer takes strings one character at a time); on
-anything outside the subset they fall back to plain text, never to wrong HTML. Each distinct
-snippet is highlighted once per process (common nested samples recur on many pages).
+The snippets are our own output, in a small subset of each language: YAML, and Python and
+Jsonnet made of names, calls, keyword arguments or fields, string, number and boolean literals,
+lists and objects. ``snippet_tokens`` finds their tokens with one compiled regular expression per
+language, line by line; each distinct line becomes HTML once per process (nested samples recur on
+many pages), and so does each distinct snippet. Python and Jsonnet get the tokens of the snippet
+lexers (``SnippetPythonLexer``, ``SnippetJsonnetLexer``: the strings, numbers and keywords of
+Pygments' full lexers, several times faster; anything outside the subset is plain text, never
+wrong HTML); YAML gets the tokens of Pygments' YAML lexer, and that lexer itself (``lexer_for``)
+for text outside the generated subset.
 
 Tokens become HTML here (``format_tokens``), not in Pygments' ``HtmlFormatter``, so the pages do
 not depend on which Pygments is installed: its formatter escapes quotes in some versions and not
@@ -19,72 +21,21 @@ generated.
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
 
-from pygments.lexer import Lexer, RegexLexer, bygroups
+from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
-from pygments.token import (
-    STANDARD_TYPES,
-    Keyword,
-    Name,
-    Number,
-    Operator,
-    Punctuation,
-    String,
-    Text,
-    Whitespace,
-    _TokenType,
-)
+from pygments.token import STANDARD_TYPES, _TokenType
 from pygments.util import ClassNotFound
 
-_DOUBLE_QUOTED = r'"(?:\\.|[^"\\\n])*"'
-_SINGLE_QUOTED = r"'(?:\\.|[^'\\\n])*'"
-_QUOTED = f"(?:{_DOUBLE_QUOTED}|{_SINGLE_QUOTED})"
-
-
-class SnippetPythonLexer(RegexLexer):
-    """The Python of the examples: imports, assignments, calls with keyword arguments, literals."""
-
-    name = "Python (example snippets)"
-    tokens = {"root": [
-        (r"[ \t]+", Whitespace),
-        (r"\n", Whitespace),
-        (r"(from)([ \t]+)([\w.]+)([ \t]+)(import)\b", bygroups(
-            Keyword.Namespace, Whitespace, Name.Namespace, Whitespace, Keyword.Namespace)),
-        (r"(import)([ \t]+)([\w.]+)", bygroups(Keyword.Namespace, Whitespace, Name.Namespace)),
-        (r"(?:True|False|None)\b", Keyword.Constant),
-        (r"[A-Za-z_]\w*", Name),
-        (_DOUBLE_QUOTED, String.Double),
-        (_SINGLE_QUOTED, String.Single),
-        (r"-?\d+\.\d*(?:[eE][+-]?\d+)?|-?\d+[eE][+-]?\d+", Number.Float),
-        (r"-?\d+", Number.Integer),
-        (r"[=.]", Operator),
-        (r"[()\[\]{}:,]", Punctuation),
-        (r".", Text),
-    ]}
-
-
-class SnippetJsonnetLexer(RegexLexer):
-    """The Jsonnet of the examples: ``local`` bindings, an import, builder calls joined by
-    ``+``, objects, arrays and literals."""
-
-    name = "Jsonnet (example snippets)"
-    tokens = {"root": [
-        (r"[ \t]+", Whitespace),
-        (r"\n", Whitespace),
-        (r"(?:local|import|importstr|function|if|then|else|for|in)\b", Keyword),
-        (r"(?:true|false|null|self|super)\b", Keyword),
-        (r"[A-Za-z_]\w*(?=\()", Name.Function),
-        (r"[A-Za-z_]\w*", Name.Variable),
-        (_QUOTED + r"(?=[ \t]*:)", Name.Variable),  # a quoted field name
-        (_QUOTED, String),
-        (r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?", Number.Float),
-        (r"[=+\-*/<>!&|%]", Operator),
-        (r"[()\[\]{}:;,.]", Punctuation),
-        (r".", Text),
-    ]}
-
+from generator.render.snippet_tokens import (
+    SnippetJsonnetLexer,
+    SnippetPythonLexer,
+    lexer_input,
+    line_tokens,
+    quick_lines,
+)
 
 _SNIPPET_LEXERS: dict[str, type[Lexer]] = {"python": SnippetPythonLexer, "jsonnet": SnippetJsonnetLexer}
 
@@ -108,30 +59,55 @@ def css_class(token_type: _TokenType) -> str:
     return classes
 
 
+def _span(token_type: _TokenType) -> str:
+    cls = css_class(token_type)
+    return f'<span class="{cls}">' if cls else ""
+
+
+_SPANS: dict[_TokenType, str] = {}
+"""Token type → its opening ``<span>`` (``""`` for plain text), filled as types are met."""
+
+
 def format_tokens(tokens: Iterable[tuple[_TokenType, str]]) -> str:
     """Pygments tokens as the inside of ``<code>``: adjacent tokens of one class share a
     ``<span>``, spans end at line ends, and only ``&``, ``<`` and ``>`` are escaped."""
-    runs: list[list[str]] = []
-    for token_type, value in tokens:
-        cls = css_class(token_type)
-        if runs and runs[-1][0] == cls:
-            runs[-1][1] += value
-        elif value:
-            runs.append([cls, value])
     out: list[str] = []
-    for cls, text in runs:
-        for index, piece in enumerate(html.escape(text, quote=False).split("\n")):
-            if index:
-                out.append("\n")
-            if piece:
-                out.append(f'<span class="{cls}">{piece}</span>' if cls else piece)
+    add = out.append
+    spans = _SPANS
+    run_span, run = "", ""  # the pending run: its opening tag and text
+    for token_type, value in tokens:
+        span = spans.get(token_type)
+        if span is None:
+            span = spans[token_type] = _span(token_type)
+        if span == run_span:
+            run += value
+            continue
+        if value:
+            if run:
+                _add_run(run_span, run, add)
+            run_span, run = span, value
+    if run:
+        _add_run(run_span, run, add)
     return "".join(out)
+
+
+def _add_run(span: str, text: str, add: Callable[[str], None]) -> None:
+    if "&" in text or "<" in text or ">" in text:
+        text = html.escape(text, quote=False)
+    if "\n" not in text:
+        add(f"{span}{text}</span>" if span else text)
+        return
+    for index, piece in enumerate(text.split("\n")):
+        if index:
+            add("\n")
+        if piece:
+            add(f"{span}{piece}</span>" if span else piece)
 
 
 @lru_cache(maxsize=16)
 def lexer_for(language: str) -> Lexer | None:
-    """The lexer ``highlight`` uses for ``language`` (a snippet lexer, else Pygments'); ``None``
-    for a language Pygments does not know."""
+    """The lexer whose tokens ``highlight`` gives ``language`` (a snippet lexer, else Pygments';
+    used for text outside ``quick_lines``); ``None`` for a language Pygments does not know."""
     if language in _SNIPPET_LEXERS:
         return _SNIPPET_LEXERS[language]()
     try:
@@ -144,9 +120,20 @@ def lexer_for(language: str) -> Lexer | None:
 def highlight(code: str, language: str) -> str:
     """``<div class="language-X highlight"><pre><span></span><code>…</code></pre></div>``; code in
     an unknown language is escaped, not highlighted."""
-    lexer = lexer_for(language)
-    body = format_tokens(lexer.get_tokens(code)) if lexer else html.escape(code, quote=False)
+    lines = quick_lines(lexer_input(code), language)
+    if lines is not None:
+        body = "".join([_line_html(line, language) for line in lines])
+    else:
+        lexer = lexer_for(language)
+        body = html.escape(code, quote=False) if lexer is None else format_tokens(lexer.get_tokens(code))
     if not body.endswith("\n"):
         body += "\n"
     return (f'<div class="language-{html.escape(language)} highlight"><pre><span></span><code>'
             f"{body}</code></pre></div>")
+
+
+@lru_cache(maxsize=1 << 15)
+def _line_html(line: str, language: str) -> str:
+    """One line of a snippet in ``quick_lines``, with its line end: spans never cross a line
+    end, so a snippet's HTML is its lines' HTML, and lines recur across snippets."""
+    return format_tokens(line_tokens(line, language))
