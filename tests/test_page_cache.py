@@ -13,9 +13,10 @@ import pytest
 from conftest import FIXTURES, HOSTILE, REPO
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
+from mkdocs.structure.toc import AnchorLink
 
 from generator.mkdocs import nav_cache, page_cache, plugin
-from generator.mkdocs.page_cache import PageCache, _head_patterns, _replace
+from generator.mkdocs.page_cache import PageCache, _head_patterns, _replace, _toc_shape
 
 FARM = FIXTURES / "specs" / "builders-v2.json"
 FOOTER = "partials/footer.html"
@@ -128,3 +129,20 @@ def test_head_values_are_replaced_only_where_found_once() -> None:
         '<link rel="prev" href="../barn/">\n<title>Stall - Site</title>\n<a href="#barn" class="md-skip">')
     assert _head_patterns(old, {**new, "next": "../loft/"}) is None  # a link only one page has
     assert _replace(head + head, [('<title>Barn - ', '<title>Stall - ')]) is None
+
+
+def test_tables_of_contents_are_shared_by_what_the_theme_reads_of_them() -> None:
+    """Pages whose sections have the same titles and anchors share one rendered table of
+    contents; the page's own level-1 heading is not part of it (Material shows its children)."""
+    def page(title: str, typeset: Any = None) -> Any:
+        top = AnchorLink(title, title.lower(), 1)
+        top.children = [AnchorLink("Properties", "properties", 2), AnchorLink("Example", "example", 2)]
+        top.children[1].children = [AnchorLink("YAML", "yaml", 3)]
+        if typeset is not None:
+            top.children[0].typeset = typeset  # type: ignore[attr-defined]
+        return type("Page", (), {"toc": [top]})()
+
+    assert _toc_shape(page("Pod")) == _toc_shape(page("Service")) is not None
+    assert _toc_shape(page("Pod", typeset={"title": "<code>x</code>"})) is None
+    flat = type("Page", (), {"toc": [AnchorLink("A", "a", 2)]})()
+    assert _toc_shape(flat) != _toc_shape(type("Page", (), {"toc": []})())

@@ -62,8 +62,9 @@ class PageCache:
         self.url = env.filters["url"]
         self.groups: dict[tuple[Any, str], Skeleton | None] = {}
         self.recorded: list[tuple[str, str, dict[str, Any]]] | None = None
-        self.toc: tuple[Any, str] | None = None
-        """The latest page's table of contents: Material renders it twice (sidebar, nav entry)."""
+        self.tocs: dict[tuple[Any, ...], str] = {}
+        """Tables of contents by what ``partials/toc.html`` reads of them (``_toc_shape``): most
+        model pages have the same sections, and Material renders each twice (sidebar, nav)."""
         self.enabled = True
         self.verify = verify
         """How many pages from a skeleton are still compared with a full render."""
@@ -98,13 +99,12 @@ class PageCache:
             self.env.cache.clear()  # templates loaded before now are the plain class
 
     def _fragment(self, name: str, variables: dict[str, Any]) -> Markup:
-        page = variables.get("page")
-        if name == TOC and self.toc is not None and self.toc[0] is page:
-            html = self.toc[1]  # the sidebar's, again in the navigation's entry of the page
-        else:
+        shape = _toc_shape(variables.get("page")) if name == TOC else None
+        html = self.tocs.get(shape) if shape is not None else None
+        if html is None:
             html = self.env.get_template(_theme(name)).render(variables)
-            if name == TOC:
-                self.toc = page, html
+            if shape is not None:
+                self.tocs[shape] = html
         if self.recorded is not None:
             self.recorded.append((name, html, variables))
         return Markup(html)
@@ -131,7 +131,7 @@ class PageCache:
             return jinja2.Template.render(template, variables)
         if self.verify > 0:
             self.verify -= 1
-            self.toc = None
+            self.tocs.clear()
             full = jinja2.Template.render(template, variables)
             if full != cached:
                 log.info("k8s-api-docs: the page %s from its siblings' skeleton differs from the "
@@ -202,6 +202,25 @@ class PageCache:
         if any(_SPECIAL.intersection(value) for value in values.values() if value is not None):
             return None
         return values
+
+
+def _toc_shape(page: Any) -> tuple[Any, ...] | None:
+    """What Material's ``partials/toc.html`` and ``toc-item.html`` read of the page's table of
+    contents (the entries below a level-1 heading, each one's URL, title and children); ``None``
+    if an entry has more (``typeset``)."""
+    toc = list(getattr(page, "toc", None) or ())
+    lifted = bool(toc) and toc[0].level == 1
+    return _toc_items(toc[0].children if lifted else toc, lifted)
+
+
+def _toc_items(items: Any, *head: Any) -> tuple[Any, ...] | None:
+    shape: list[Any] = [*head]
+    for item in items:
+        children = _toc_items(item.children)
+        if children is None or getattr(item, "typeset", None) is not None:
+            return None
+        shape.append((item.url, item.title, children))
+    return tuple(shape)
 
 
 def _head_patterns(old: dict[str, str | None], new: dict[str, str | None],
