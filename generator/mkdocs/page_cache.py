@@ -22,6 +22,7 @@ page of the rest of the build is rendered in full.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import jinja2
@@ -92,7 +93,7 @@ class PageCache:
             def render(self, *args: Any, **kwargs: Any) -> str:
                 if self.name != MAIN or not cache.enabled:
                     return super().render(*args, **kwargs)
-                return cache.render(self, dict(*args, **kwargs))
+                return cache.render(dict(*args, **kwargs), super().render)
 
         self.env.template_class = PageTemplate
         if self.env.cache is not None:
@@ -109,16 +110,17 @@ class PageCache:
             self.recorded.append((name, html, variables))
         return Markup(html)
 
-    def render(self, template: jinja2.Template, variables: dict[str, Any]) -> str:
+    def render(self, variables: dict[str, Any], full: Callable[[dict[str, Any]], str]) -> str:
+        """The page ``full`` (the theme's ``main.html``) renders from ``variables``."""
         page = variables.get("page")
         key = self.nav.key(page, variables.get("nav")) if page is not None and not page.meta else None
         if key is None:
-            return jinja2.Template.render(template, variables)
+            return full(variables)
         if key not in self.groups:
             self.misses += 1
             self.recorded, self.nav.last = [], None
             try:
-                html = jinja2.Template.render(template, variables)
+                html = full(variables)
                 recorded, nav = self.recorded, self.nav.last
             finally:
                 self.recorded = None
@@ -128,16 +130,16 @@ class PageCache:
         cached = self._from(skeleton, variables) if skeleton is not None else None
         if cached is None:
             self.refused += 1
-            return jinja2.Template.render(template, variables)
+            return full(variables)
         if self.verify > 0:
             self.verify -= 1
             self.tocs.clear()
-            full = jinja2.Template.render(template, variables)
-            if full != cached:
+            theirs = full(variables)
+            if theirs != cached:
                 log.info("k8s-api-docs: the page %s from its siblings' skeleton differs from the "
                          "theme's; every page is rendered in full", page.url)
                 self.enabled = False
-                return full
+                return theirs
         self.hits += 1
         return cached
 
