@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import jinja2
 import pytest
 from conftest import FIXTURES, HOSTILE, REPO
 from mkdocs.commands.build import build
@@ -146,3 +147,21 @@ def test_tables_of_contents_are_shared_by_what_the_theme_reads_of_them() -> None
     assert _toc_shape(page("Pod", typeset={"title": "<code>x</code>"})) is None
     flat = type("Page", (), {"toc": [AnchorLink("A", "a", 2)]})()
     assert _toc_shape(flat) != _toc_shape(type("Page", (), {"toc": []})())
+
+
+@pytest.mark.parametrize("title", ["<script>alert('PWNED')</script>", "A &amp; B", 'Say "hi"',
+                                   "Two  spaces", ""])
+def test_pages_whose_values_the_theme_could_filter_get_no_skeleton(title: str) -> None:
+    """A title ``striptags`` or escaping would change (or no title) is refused, so the page is
+    rendered by the theme; a plain one is taken as it is."""
+    env = jinja2.Environment()
+    env.filters["url"] = lambda context, value: value
+    cache = PageCache(env, None)  # type: ignore[arg-type]
+
+    def page(title: str) -> Any:
+        return type("Page", (), {"title": title, "canonical_url": None, "previous_page": None,
+                                 "next_page": None, "toc": []})()
+
+    assert cache._values({"page": page(title)}) is None
+    assert cache._values({"page": page("ResourceClaimStatus")}) == {
+        "title": "ResourceClaimStatus", "canonical": None, "prev": None, "next": None, "skip": None}
