@@ -1,5 +1,6 @@
-"""Material's navigation rendered once per group of sibling pages (``generator.mkdocs.nav_cache``):
-the built site must be byte for byte the one the theme renders page by page."""
+"""Material's navigation rendered once per group of sibling pages (``generator.mkdocs.nav_cache``),
+and the rest of the page from a skeleton (``page_cache``): the built site must be byte for byte
+the one the theme renders page by page."""
 
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ def sites(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         patch.setattr(plugin.nav_cache, "install", recording)
         cached = _files(_build(root, "cached", request.param))
         patch.setattr(plugin.nav_cache, "install", lambda env: None)
+        patch.setattr(plugin.page_cache, "install", lambda env, nav: None)
         plain = _files(_build(root, "plain", request.param))
     return cached, plain, caches
 

@@ -43,13 +43,16 @@ class NavCache:
 
     def __init__(self, env: jinja2.Environment, verify: int = 1) -> None:
         self.env = env
-        self.groups: dict[tuple[Any, str], tuple[Any, Any, str, str]] = {}
-        """Per group: its first page, the nav-item macros in that page's context, its nav, its entry."""
+        self.groups: dict[tuple[Any, str], list[Any]] = {}
+        """Per group: its first page, the nav-item macros in that page's context, its nav, its
+        entry, and its plain link as its siblings show it (once known)."""
         self.nested: set[str] | None = None
         self.enabled = True
         self.verify = verify
         """How many cached results are still compared with a full render."""
         self.hits = self.misses = 0
+        self.last: tuple[str, dict[str, Any]] | None = None
+        """The latest navigation rendered and its variables (``page_cache`` cuts pages there)."""
 
     def install(self) -> None:
         source = self.env.loader.get_source(self.env, NAV)[0] if self.env.loader else None
@@ -64,16 +67,23 @@ class NavCache:
         self.env.globals["k8s_api_docs_nav"] = k8s_api_docs_nav
 
     def render(self, context: Any) -> Markup:
-        variables = context.get_all()
+        return self.render_variables(context.get_all())
+
+    def render_variables(self, variables: dict[str, Any]) -> Markup:
+        html = self._render(variables)
+        self.last = str(html), variables
+        return html
+
+    def _render(self, variables: dict[str, Any]) -> Markup:
         page = variables.get("page")
-        key = self._key(page, variables.get("nav")) if self.enabled else None
+        key = self.key(page, variables.get("nav")) if self.enabled else None
         if key is None:
             return self._full(variables)
         entry = self.groups.get(key)
         if entry is None:
             html = self._full(variables)
             module = self._module(variables)
-            self.groups[key] = (page, module, str(html), self._entry(module, page))
+            self.groups[key] = [page, module, str(html), self._entry(module, page), None]
             self.misses += 1
             return html
         cached = self._from(entry, page, variables)
@@ -103,10 +113,11 @@ class NavCache:
         """The nav entry of page ``item`` as ``module``'s page shows it."""
         return str(module.render(item, "", 1))  # path and level matter only for sections
 
-    def _from(self, entry: tuple[Any, Any, str, str], page: Any, variables: dict[str, Any]) -> Markup | None:
-        source, source_module, html, source_current = entry
+    def _from(self, entry: list[Any], page: Any, variables: dict[str, Any]) -> Markup | None:
+        source, source_module, html, source_current, source_link = entry
         module = self._module(variables)
-        source_link = self._entry(module, source)  # source is no longer the current page
+        if source_link is None:  # source is no longer the current page; alike for every sibling
+            source_link = entry[4] = self._entry(module, source)
         page_current = self._entry(module, page)
         page.active = False  # as it was while the source page was rendered
         try:
@@ -122,7 +133,8 @@ class NavCache:
             return None
         return Markup(html[:a] + a_text + html[a + a_len:b] + b_text + html[b + b_len:])
 
-    def _key(self, page: Any, nav: Any) -> tuple[Any, str] | None:
+    def key(self, page: Any, nav: Any) -> tuple[Any, str] | None:
+        """The page's group: its section and its URL's directory; ``None`` for pages not cached."""
         if page is None or nav is None or getattr(page, "is_index", True) or page.parent is None:
             return None
         url = getattr(page, "url", None)

@@ -32,7 +32,7 @@ from generator.build.pipeline import build
 from generator.build.state import GeneratedSite, SiteState
 from generator.config import Release, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
-from generator.mkdocs import nav_cache, search_index, search_sections
+from generator.mkdocs import nav_cache, page_cache, search_index, search_sections
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
@@ -226,10 +226,13 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         search_sections.install(config.plugins)
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        """Material's navigation is rendered once per group of sibling pages (``nav_cache``);
-        the theme's compiled templates are kept in the cache directory for the next build."""
+        """Material's navigation is rendered once per group of sibling pages (``nav_cache``),
+        and with the theme's own templates the rest of the page too (``page_cache``); the
+        theme's compiled templates are kept in the cache directory for the next build."""
         if self.site is not None and config.theme.name == "material":
-            nav_cache.install(env)
+            nav = nav_cache.install(env)
+            if not config.theme.custom_dir:
+                page_cache.install(env, nav)
         if self.cache_dir is not None and env.bytecode_cache is None:
             use_bytecode_cache(env, self.cache_dir / "jinja")
         return env
