@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from pagetext import other_versions_line
 
-from generator.analysis.timeline import ModelKey, ranges
+from generator.analysis.timeline import ModelKey, Presence, Timeline, ranges
 from generator.build.pipeline import generate, release_timeline
 from generator.build.state import GeneratedSite
 from generator.config import Release, VersionsOptions
@@ -55,6 +55,28 @@ def test_timeline_covers_every_kubernetes_validate_release(api_131: ApiSpec,
         ("1.32", "1.37")]
     site_only = release_timeline([api_131, api_132], history="site")
     assert site_only.releases == ("1.31", "1.32")
+
+
+def test_field_removed_in_rules_on_a_made_up_timeline() -> None:
+    """The per-model table ``field_removed_in`` keeps answers like the walk it replaced: same API
+    version while it exists, else any API version; a release without the model ends the search;
+    a field the model lacks in ``after`` is still answered."""
+    key = ModelKey("apps", "Thing")
+
+    def rel(**versions: set[str]) -> dict[ModelKey, dict[str, Presence]]:
+        return {key: {av: Presence(f"{av}.Thing", frozenset(f)) for av, f in versions.items()}}
+
+    timeline = Timeline.build({
+        "1.1": rel(v1={"a", "b", "c", "d"}),
+        "1.2": rel(v1={"a", "c", "d"}, v2={"b"}),   # b leaves v1
+        "1.3": rel(v2={"a", "b", "d"}),              # v1 gone: c in no API version
+        "1.4": {},                                   # the model is gone: d was never removed
+        "1.5": rel(v2={"a"}),
+    })
+    removed = {f: timeline.field_removed_in(key, "v1", f, "1.1") for f in "abcdx"}
+    assert removed == {"a": None, "b": "1.2", "c": "1.3", "d": None, "x": "1.2"}
+    assert timeline.field_removed_in(key, "v2", "b", "1.2") is None
+    assert timeline.field_removed_in(key, "v1", "a", "1.9") is None
 
 
 def test_beta_claim_status_page_history_and_other_versions(default_pages: GeneratedSite) -> None:

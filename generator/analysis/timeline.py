@@ -90,6 +90,8 @@ class Timeline:
     _since: dict[ModelKey, dict[str, tuple[str, tuple[str, ...]]]] = field(default_factory=dict,
                                                                          repr=False)
     _lives: dict[tuple[ModelKey, str | None], list[str]] = field(default_factory=dict, repr=False)
+    _removals: dict[tuple[ModelKey, str, str], dict[str, str | None]] = field(default_factory=dict,
+                                                                            repr=False)
 
     @classmethod
     def build(cls, indexes: Mapping[str, ReleaseIndex]) -> Timeline:
@@ -143,16 +145,33 @@ class Timeline:
         """
         if after not in self.releases:
             return None
+        removals = self._removals.get((key, api_version, after))
+        if removals is None:
+            removals = self._removals[(key, api_version, after)] = self._removed_after(
+                key, api_version, after)
+        if name in removals:
+            return removals[name]
+        return self._removed_after(key, api_version, after, name).get(name)
+
+    def _removed_after(self, key: ModelKey, api_version: str, after: str, name: str | None = None
+                       ) -> dict[str, str | None]:
+        """``field_removed_in`` of ``name``, or of every field the model has in ``after`` (one
+        walk over the later releases for all the fields of a page)."""
+        versions = self.versions_in(key, after)
+        pending = {name} if name is not None else {f for p in versions.values() for f in p.fields}
+        out: dict[str, str | None] = dict.fromkeys(pending)
         for release in self.releases[self.releases.index(after) + 1 :]:
             versions = self.versions_in(key, release)
-            if not versions:
-                return None
+            if not versions or not pending:
+                break
             if api_version in versions:
-                if name not in versions[api_version].fields:
-                    return release
-            elif not any(name in p.fields for p in versions.values()):
-                return release
-        return None
+                fields = versions[api_version].fields
+            else:
+                fields = frozenset().union(*(p.fields for p in versions.values()))
+            gone = {f for f in pending if f not in fields}
+            out.update(dict.fromkeys(gone, release))
+            pending -= gone
+        return out
 
 
 def ranges(releases: Iterable[str], timeline: Iterable[str]) -> list[tuple[str, str]]:

@@ -50,12 +50,12 @@ def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
     some of ``apis``, by version."""
     if history not in ("all", "site"):
         raise UsageError(f"history must be 'all' or 'site', not {history!r}")
-    indexes = {}
     apis = list(apis)
-    if history == "all" and any(api.format != "crd" for api in apis):  # CRD sets: their own only
-        indexes = {v: _package_index(v) for v in available_versions()}
     known = known or {}
-    indexes.update({api.version: known.get(api.version) or index_api(api) for api in apis})
+    indexes = {api.version: known.get(api.version) or index_api(api) for api in apis}
+    if history == "all" and any(api.format != "crd" for api in apis):  # CRD sets: their own only
+        # a site release's package data is not read: its own index replaces it
+        indexes.update({v: _package_index(v) for v in available_versions() if v not in indexes})
     return Timeline.build(indexes)
 
 

@@ -132,6 +132,9 @@ def make_env(override_dir: Path | None = None, page_format: str = "mkdocs") -> j
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=False,
+        # no stat of the template file per include: build.cache.template_env makes a new
+        # environment when a template file changes (it digests them on every build)
+        auto_reload=False,
     )
     env.filters.update(FILTERS)
     env.filters.update(gfm.FILTERS)

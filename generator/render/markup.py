@@ -80,6 +80,7 @@ def inline(text: str) -> str:
     return _inline_parts(" ".join(str(text).split()))
 
 
+@lru_cache(maxsize=16384)
 def cell(text: str) -> str:
     """A Markdown table cell: inert text, newlines as ``<br>``."""
     paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", str(text).strip())]

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from generator.libsonnet.builders import camel_lower, helper_objects
@@ -267,7 +268,11 @@ def _claim(plan: SitePlan, model: Model, taken: set[str]) -> str:
     return path
 
 
+_NOT_ID = re.compile(r"[^a-z0-9]+")
+
+
+@lru_cache(maxsize=65536)
 def anchor_id(text: str) -> str:
-    """An HTML id made only of ``[a-z0-9-]``."""
-    slug = re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+    """An HTML id made only of ``[a-z0-9-]`` (cached: field names recur on many pages)."""
+    slug = _NOT_ID.sub("-", str(text).lower()).strip("-")
     return slug[:80] or "x"
