@@ -224,7 +224,7 @@ def _load_cached(cache: ReleaseCache, config: SiteConfig, release: Release, dige
     found = api_of()
     plan = plan_site(found.api, root)
     loaded = LoadedRelease(release, digest, found.api, plan, found.diagnostics)
-    if root is None:  # its plan as a sibling's (no memo in it yet)
+    if root is None and not (compared and cache.has("sibling", key)):  # its plan: no memo yet
         cache.write("sibling", key, Sibling(plan, loaded.index, found.api.format))
     return loaded
 

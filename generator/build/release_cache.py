@@ -73,15 +73,16 @@ class ReleaseCache:
             return None
         return value if stored == full and isinstance(value, shape) else None
 
+    def has(self, kind: str, key: tuple[Any, ...]) -> bool:
+        """Whether an entry of ``kind`` and ``key`` is there (whole or not)."""
+        return self._path((kind, code_digest(), *key)).is_file()
+
     def write(self, kind: str, key: tuple[Any, ...], value: Any) -> None:
-        """Keep ``value`` as the entry of ``kind`` and ``key`` unless it is there; a cache that
-        cannot be written costs only the next process's load."""
+        """Keep ``value`` as the entry of ``kind`` and ``key`` (replacing one that could not be
+        read); a cache that cannot be written costs only the next process's load."""
         full = (kind, code_digest(), *key)
-        path = self._path(full)
-        if path.is_file():
-            return
         with contextlib.suppress(GeneratorError):
-            write_bytes(path, pickle.dumps((full, value), protocol=pickle.HIGHEST_PROTOCOL))
+            write_bytes(self._path(full), pickle.dumps((full, value), protocol=pickle.HIGHEST_PROTOCOL))
 
     def _path(self, full: tuple[Any, ...]) -> Path:
         return self.directory / f"{full[0]}-{hashlib.sha256(repr(full).encode()).hexdigest()}.pickle"
