@@ -194,6 +194,9 @@ def cli_source_options(cache_dir: Path, offline: bool, mirror: Path | None, lock
                          lock_file=lock or Path(LOCK_NAME))
 
 
+RELEASE_CACHE_DIR = "releases"
+"""The release cache below the cache directory (``SiteConfig.release_cache``)."""
+
 PLUGIN_DEFAULTS: dict[str, Any] = {
     "versions": [], "cache_dir": ".cache/k8s-api-docs", "templates": None, "offline": False,
     "spec_mirror": "", "lock_file": LOCK_NAME, "lenient": False, "groups": [],
@@ -238,4 +241,4 @@ def plugin_config(options: Mapping[str, Any], base_dir: Path, *, only: Sequence[
     templates = (base_dir / str(opts["templates"])) if opts["templates"] else None
     return SiteConfig(tuple(releases), tuple(configured), sources, templates, bool(opts["lenient"]),
                       tuple(groups or opts["groups"] or ()), versions, at_root,
-                      release_cache=sources.cache_dir / "releases" if opts["release_cache"] else None)
+                      release_cache=sources.cache_dir / RELEASE_CACHE_DIR if opts["release_cache"] else None)

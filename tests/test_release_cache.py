@@ -54,12 +54,13 @@ def test_a_cache_hit_gives_the_pages_of_a_load(tmp_path: Path, loads: list[str])
     loads.clear()
     assert pages(tmp_path / "releases") == fresh  # cold: loads and keeps every release
     assert sorted(loads) == ["1.30", "1.31", "1.32"]
-    kept = sorted(p.name.split("-")[0] for p in (tmp_path / "releases").iterdir())
+    kept = sorted(p.name.split("-")[0] for p in (tmp_path / "releases").rglob("*.pickle"))
     assert kept == ["api", "api", "api", "sibling", "sibling"]  # 1.32 is at the root here
     loads.clear()
     assert pages(tmp_path / "releases") == fresh  # warm: nothing loaded from a source
     assert loads == []
-    assert {p.parent for p in tmp_path.rglob("*") if p.is_file()} == {tmp_path / "releases"}
+    entries = tmp_path / "releases" / release_cache.code_digest()[:16]
+    assert {p.parent for p in tmp_path.rglob("*") if p.is_file()} == {entries}
 
 
 def test_a_sibling_loads_its_model_only_when_asked(tmp_path: Path) -> None:
@@ -76,16 +77,20 @@ def test_an_entry_of_other_code_is_not_used(tmp_path: Path, loads: list[str],
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     fresh = pages(tmp_path)
     loads.clear()
+    made = tmp_path / release_cache.code_digest()[:16]
     monkeypatch.setattr(release_cache, "code_digest", lambda: "edited code")
+    assert release_cache.stale_entries(tmp_path) == [made]
     assert pages(tmp_path) == fresh
     assert sorted(loads) == ["1.30", "1.31", "1.32"]
+    monkeypatch.undo()
+    assert release_cache.stale_entries(tmp_path) == [tmp_path / "edited code"]  # build-site removes it
 
 
 @pytest.mark.parametrize("damage", [b"", b"not a pickle", None])
 def test_an_entry_that_cannot_be_read_is_ignored_and_replaced(
         tmp_path: Path, loads: list[str], damage: bytes | None) -> None:
     fresh = pages(tmp_path)
-    entries = sorted(tmp_path.iterdir())
+    entries = sorted(tmp_path.rglob("*.pickle"))
     for entry in entries:
         data = entry.read_bytes()
         # None: a whole pickle of another entry (the key inside it is checked)

@@ -5,11 +5,12 @@ sibling, for the others.
 
 An entry is a pickle named by the sha256 of its key: the release's source digest
 (``load.release_digest``), its label and sources, the load settings, and a digest of this
-package's code and the Python version, so a code change never reuses an entry made by other
-code. An entry that cannot be read, is not a pickle of the expected key or is of another shape
-counts as absent. Entries are written atomically (``output.writer.write_bytes``): processes that
-race write the same bytes. Pickles run code when read: the cache directory must be as trusted as
-the code (like Jinja's compiled templates beside it).
+package's code and the Python version (``code_digest``, also the entry's directory), so a code
+change never reuses an entry made by other code. An entry that cannot be read, is not a pickle
+of the expected key or is of another shape counts as absent. Entries are written atomically
+(``output.writer.write_bytes``): processes that race write the same bytes. Pickles run code when
+read: the cache directory must be as trusted as the code (like Jinja's compiled templates beside
+it).
 """
 
 from __future__ import annotations
@@ -85,4 +86,13 @@ class ReleaseCache:
             write_bytes(self._path(full), pickle.dumps((full, value), protocol=pickle.HIGHEST_PROTOCOL))
 
     def _path(self, full: tuple[Any, ...]) -> Path:
-        return self.directory / f"{full[0]}-{hashlib.sha256(repr(full).encode()).hexdigest()}.pickle"
+        name = f"{full[0]}-{hashlib.sha256(repr(full).encode()).hexdigest()}.pickle"
+        return self.directory / full[1][:16] / name
+
+
+def stale_entries(directory: Path) -> list[Path]:
+    """The entry directories below ``directory`` made by other code (``build-site`` removes
+    them: no build of this code reads them)."""
+    if not directory.is_dir():
+        return []
+    return sorted(p for p in directory.iterdir() if p.is_dir() and p.name != code_digest()[:16])
