@@ -140,6 +140,10 @@ class SiteConfig:
     """Where compiled templates are kept for the next process (``build.cache.use_bytecode_cache``:
     the plugin's cache directory, so each release build of ``build-site`` compiles them once);
     ``None``: nowhere. The pages do not depend on it."""
+    release_cache: Path | None = None
+    """Where loaded releases are kept for the other processes of the same site build
+    (``build.release_cache``: ``build-site`` turns it on, each release build loading every
+    release of the site); ``None``: nowhere. The pages do not depend on it."""
 
     def __post_init__(self) -> None:
         if self.at_root and len(self.releases) != 1:
@@ -190,10 +194,14 @@ def cli_source_options(cache_dir: Path, offline: bool, mirror: Path | None, lock
                          lock_file=lock or Path(LOCK_NAME))
 
 
+RELEASE_CACHE_DIR = "releases"
+"""The release cache below the cache directory (``SiteConfig.release_cache``)."""
+
 PLUGIN_DEFAULTS: dict[str, Any] = {
     "versions": [], "cache_dir": ".cache/k8s-api-docs", "templates": None, "offline": False,
     "spec_mirror": "", "lock_file": LOCK_NAME, "lenient": False, "groups": [],
     "versions_feature": True, "history": "all", "changes": [], "only": [], "layout": "combined",
+    "release_cache": False,
 }
 """The plugin options' defaults (``mkdocs.plugin.PluginConfig`` declares the same)."""
 
@@ -232,4 +240,5 @@ def plugin_config(options: Mapping[str, Any], base_dir: Path, *, only: Sequence[
         history=str(opts["history"]), change_pairs=[(p["old"], p["new"]) for p in opts["changes"]])
     templates = (base_dir / str(opts["templates"])) if opts["templates"] else None
     return SiteConfig(tuple(releases), tuple(configured), sources, templates, bool(opts["lenient"]),
-                      tuple(groups or opts["groups"] or ()), versions, at_root)
+                      tuple(groups or opts["groups"] or ()), versions, at_root,
+                      release_cache=sources.cache_dir / RELEASE_CACHE_DIR if opts["release_cache"] else None)

@@ -122,9 +122,12 @@ class PageDependencies:
     change page comparing one of them is rendered."""
 
     @classmethod
-    def everything(cls, apis: Mapping[str, ApiSpec]) -> PageDependencies:
-        return cls({v: api.models.keys() for v, api in apis.items()}, dict.fromkeys(apis),
-                   frozenset(apis))
+    def everything(cls, apis: Mapping[str, ApiSpec], rendered: Iterable[str] | None = None
+                   ) -> PageDependencies:
+        """Every page of the ``rendered`` releases (default: all of ``apis``); only their models
+        are looked up (a sibling's may not be loaded, ``state.LoadedRelease``)."""
+        shown = list(apis) if rendered is None else list(rendered)
+        return cls({v: apis[v].models.keys() for v in shown}, dict.fromkeys(apis), frozenset(apis))
 
     @classmethod
     def of(cls, changed: ChangedModels, apis: Mapping[str, ApiSpec], plans: Mapping[str, SitePlan],

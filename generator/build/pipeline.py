@@ -17,9 +17,11 @@ from generator.analysis.timeline import ReleaseIndex, Timeline, index_api, index
 from generator.build.cache import config_digest, template_env
 from generator.build.incremental import ChangedModels, PageDependencies, change_olds
 from generator.build.load import load_api, package_history, release_digest, select_groups
-from generator.build.state import GeneratedSite, GenerationMemo, LoadedRelease, SiteState
+from generator.build.release_cache import LoadedApi, ReleaseCache, Sibling
+from generator.build.state import GeneratedSite, GenerationMemo, LoadedRelease, ReleaseApis, SiteState
 from generator.config import Release, SiteConfig
-from generator.errors import Location, UsageError
+from generator.errors import Diagnostic, Location, UsageError
+from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
 from generator.render.env import template_error
 from generator.render.pages import SectionHook, render_changes, render_indexes, render_models
@@ -48,15 +50,22 @@ def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
     release (a site release always uses its own definitions; not when every release is a CRD
     set). ``known``: indexes already made of
     some of ``apis``, by version."""
-    if history not in ("all", "site"):
-        raise UsageError(f"history must be 'all' or 'site', not {history!r}")
     apis = list(apis)
     known = known or {}
-    indexes = {api.version: known.get(api.version) or index_api(api) for api in apis}
-    if history == "all" and any(api.format != "crd" for api in apis):  # CRD sets: their own only
-        # a site release's package data is not read: its own index replaces it
-        indexes.update({v: _package_index(v) for v in available_versions() if v not in indexes})
-    return Timeline.build(indexes)
+    return timeline_of({api.version: known.get(api.version) or index_api(api) for api in apis},
+                       history, all(api.format == "crd" for api in apis))
+
+
+def timeline_of(indexes: Mapping[str, ReleaseIndex], history: str, crd_only: bool) -> Timeline:
+    """``release_timeline`` of the site's releases' ``indexes``; ``crd_only``: every one is a CRD
+    set. A kubernetes-validate release that is a site release is not indexed: the site's wins."""
+    if history not in ("all", "site"):
+        raise UsageError(f"history must be 'all' or 'site', not {history!r}")
+    every = {}
+    if history == "all" and not crd_only:  # CRD sets: their own only
+        every = {v: _package_index(v) for v in available_versions() if v not in indexes}
+    every.update(indexes)
+    return Timeline.build(every)
 
 
 @cache
@@ -101,7 +110,8 @@ def build(config: SiteConfig, state: SiteState | None = None, *,
     env, digest = template_env(config.templates, config.page_format, config.template_cache)
     if state is None and not keep:
         loaded = _load(config, progress, {})
-        return _render(config, hooks, env, loaded, PageDependencies.everything(_apis(loaded))), None
+        todo = PageDependencies.everything(_apis(loaded), config.rendered)
+        return _render(config, hooks, env, loaded, todo), None
     key = config_digest(config, digest)
     if state is not None and state.key != key:
         state = None
@@ -114,7 +124,8 @@ def build(config: SiteConfig, state: SiteState | None = None, *,
     if state is not None and config.hooks is None:
         todo = _dependencies(state, loaded, config)
     if todo is None:
-        site = _render(config, hooks, env, loaded, PageDependencies.everything(_apis(loaded)))
+        site = _render(config, hooks, env, loaded,
+                       PageDependencies.everything(_apis(loaded), config.rendered))
     else:
         site = _render(config, hooks, env, loaded, todo, state.site if state else None)
         if state is not None:
@@ -151,13 +162,16 @@ def restamp(site: GeneratedSite, digests: Mapping[str, str]) -> None:
             site.pages[path] = pattern.sub(lambda m: digests[m.group(0)], text)
 
 
-def _apis(loaded: dict[str, LoadedRelease]) -> dict[str, ApiSpec]:
-    return {v: r.api for v, r in loaded.items()}
+def _apis(loaded: dict[str, LoadedRelease]) -> ReleaseApis:
+    return ReleaseApis(loaded)
 
 
 def _load(config: SiteConfig, progress: Callable[[str], None] | None, digests: dict[str, str],
           reuse: dict[str, LoadedRelease] | None = None) -> dict[str, LoadedRelease]:
-    """Load and plan every release (rendered first), taking unchanged ones from ``reuse``."""
+    """Load and plan every release (rendered first), taking unchanged ones from ``reuse``; with
+    ``config.release_cache``, from and into that cache (``_load_cached``)."""
+    cache = ReleaseCache(config.release_cache) if config.release_cache else None
+    compared = _compared(config) if cache else set()
     loaded = {}
     for version, release in config.loaded().items():
         if reuse and version in reuse:
@@ -165,12 +179,53 @@ def _load(config: SiteConfig, progress: Callable[[str], None] | None, digests: d
             continue
         if progress:
             progress(version)
-        api, diagnostics = load_api(release, config.sources, lenient=config.lenient)
-        if config.groups:
-            api = select_groups(api, config.groups)
         root = "" if config.at_root and version in config.rendered else None
+        if cache is not None:
+            loaded[version] = _load_cached(cache, config, release, digests.get(version, ""), root,
+                                           version in compared)
+            continue
+        api, diagnostics = _load_api(config, release)
         loaded[version] = LoadedRelease(release, digests.get(version, ""), api, plan_site(api, root),
                                         diagnostics)
+    return loaded
+
+
+def _load_api(config: SiteConfig, release: Release) -> tuple[ApiSpec, list[Diagnostic]]:
+    api, diagnostics = load_api(release, config.sources, lenient=config.lenient)
+    return (select_groups(api, config.groups) if config.groups else api), diagnostics
+
+
+def _compared(config: SiteConfig) -> set[str]:
+    """Releases whose models the rendered pages read: the rendered ones, and the releases their
+    field histories and change pages compare with (``change_olds``)."""
+    order = sorted(config.loaded(), key=release_sort_key)
+    return {old for version in config.rendered
+            for old in [version, *change_olds(version, order, config.versions.change_pairs)]}
+
+
+def _load_cached(cache: ReleaseCache, config: SiteConfig, release: Release, digest: str,
+                 root: str | None, compared: bool) -> LoadedRelease:
+    """A release from the cache, loaded and kept there when absent. A release the pages do not
+    compare with comes as a ``Sibling`` (its model loaded only if asked for)."""
+    key = (release, digest or release_digest(release, config.sources), config.lenient,
+           config.groups)
+
+    def api_of() -> LoadedApi:
+        found = cache.read("api", key, LoadedApi)
+        if found is None:
+            found = LoadedApi(*_load_api(config, release))
+            cache.write("api", key, found)
+        return found
+
+    sibling = None if compared or root is not None else cache.read("sibling", key, Sibling)
+    if sibling is not None:
+        return LoadedRelease(release, digest, lambda: api_of().api, sibling.plan,
+                             index=sibling.index, api_format=sibling.api_format)
+    found = api_of()
+    plan = plan_site(found.api, root)
+    loaded = LoadedRelease(release, digest, found.api, plan, found.diagnostics)
+    if root is None and not (compared and cache.has("sibling", key)):  # its plan: no memo yet
+        cache.write("sibling", key, Sibling(plan, loaded.index, found.api.format))
     return loaded
 
 
@@ -197,12 +252,13 @@ def _render(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environmen
     """The site: ``todo``'s pages rendered, the others (and their navigation) from ``previous``."""
     site = GeneratedSite(pages=dict(previous.pages) if previous else {})
     apis, plans = _apis(loaded), {v: r.plan for v, r in loaded.items()}
-    site.titles = {v: release_title(api) for v, api in apis.items()}
+    site.titles = {v: r.title for v, r in loaded.items()}
     versions = config.versions
     published = None
     if versions.enabled:
-        known = {v: r.index for v, r in loaded.items()}
-        published = PublishedReleases(apis, plans, release_timeline(apis.values(), versions.history, known))
+        timeline = timeline_of({v: r.index for v, r in loaded.items()}, versions.history,
+                               all(r.api_format == "crd" for r in loaded.values()))
+        published = PublishedReleases(apis, plans, timeline)
         hooks = [VersionsHook(published), *hooks]
     rendered: list[str] = []
     for i, version in enumerate(config.rendered):

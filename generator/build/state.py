@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
 
 from generator.analysis.timeline import ReleaseIndex, index_api
 from generator.config import Release
 from generator.errors import Diagnostic
 from generator.model.types import ApiSpec
+from generator.views.pages import title_of
 from generator.views.site import SitePlan
 
 
@@ -29,21 +30,65 @@ class GeneratedSite:
     memo; empty when nothing changed)."""
 
 
-@dataclass
 class LoadedRelease:
-    """One release as loaded for a site: what its pages were rendered from."""
+    """One release as loaded for a site: what its pages were rendered from.
 
-    release: Release
-    digest: str
-    """``sources.source_digest`` of its source when loaded (empty without a memo)."""
-    api: ApiSpec
-    plan: SitePlan
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    A sibling taken from the release cache (``build.release_cache``) comes as its plan, index
+    and format, with ``api`` a loader called the first time the model is asked for (most
+    siblings only lend their plan, index and title to the versions feature)."""
 
-    @cached_property
+    def __init__(self, release: Release, digest: str, api: ApiSpec | Callable[[], ApiSpec],
+                 plan: SitePlan, diagnostics: list[Diagnostic] | None = None, *,
+                 index: ReleaseIndex | None = None, api_format: str | None = None) -> None:
+        self.release = release
+        self.digest = digest
+        """``sources.source_digest`` of its source when loaded (empty without a memo)."""
+        self.plan = plan
+        self.diagnostics = diagnostics if diagnostics is not None else []
+        self._api = api if isinstance(api, ApiSpec) else None
+        self._loader = None if isinstance(api, ApiSpec) else api
+        self._index = index
+        self._format = api_format
+
+    @property
+    def api(self) -> ApiSpec:
+        if self._api is None:
+            assert self._loader is not None
+            self._api, self._loader = self._loader(), None
+        return self._api
+
+    @property
     def index(self) -> ReleaseIndex:
         """Its index for the versions timeline."""
-        return index_api(self.api)
+        if self._index is None:
+            self._index = index_api(self.api)
+        return self._index
+
+    @property
+    def api_format(self) -> str:
+        """``ApiSpec.format`` (``crd``: a release of CRD sets only)."""
+        return self.api.format if self._format is None else self._format
+
+    @property
+    def title(self) -> str:
+        """``views.pages.title_of`` the release."""
+        return title_of(self.release.version, self.api_format == "crd")
+
+
+class ReleaseApis(Mapping[str, ApiSpec]):
+    """The models of loaded releases by version, each loaded when first looked up."""
+
+    def __init__(self, loaded: Mapping[str, LoadedRelease]) -> None:
+        self._loaded = loaded
+
+    def __getitem__(self, version: str) -> ApiSpec:
+        return self._loaded[version].api
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._loaded)
+
+    def __len__(self) -> int:
+        return len(self._loaded)
 
 
 @dataclass

@@ -107,6 +107,9 @@ class PluginConfig(base.Config):
     """``release``: the one release of ``only`` at the docs root (a per-release site)."""
     pages_dir = c.Type(str, default="")
     """Where generated Markdown goes (default ``<cache_dir>/pages``)."""
+    release_cache = c.Type(bool, default=False)
+    """Keep loaded releases in ``<cache_dir>/releases`` for the other release builds of the same
+    site (``build-site`` sets it; ``build.release_cache``)."""
 
 
 def _env_list(name: str) -> list[str]:

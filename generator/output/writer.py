@@ -24,8 +24,8 @@ from generator.atomic import swap_dir as _atomic_swap_dir
 from generator.errors import Location, UsageError
 
 __all__ = ["MANAGED_MARKER", "check_relative", "claim_dir", "page_format_of", "read_tree",
-           "remove_dir", "replace_releases", "replace_tree", "swap_dir", "sync_tree", "write_file",
-           "write_page", "write_pages"]
+           "remove_dir", "replace_releases", "replace_tree", "swap_dir", "sync_tree", "write_bytes",
+           "write_file", "write_page", "write_pages"]
 
 MANAGED_MARKER = ".k8s-api-docs"
 """File left in every directory this tool owns; ``replace_tree`` refuses to replace others."""
@@ -244,6 +244,12 @@ def swap_dir(staging: Path, target: Path) -> None:
 def write_file(path: Path, text: str) -> None:
     """Write one file atomically (``atomic.atomic_write``)."""
     atomic_write(path, text)
+
+
+@_disk_errors
+def write_bytes(path: Path, data: bytes) -> None:
+    """Write one binary file atomically (``atomic.atomic_write``): cache entries."""
+    atomic_write(path, data)
 
 
 @_disk_errors

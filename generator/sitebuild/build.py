@@ -15,7 +15,8 @@ from tqdm import tqdm
 
 from generator.build.incremental import ReleaseInputs, release_shape
 from generator.build.load import release_digest
-from generator.config import Release, VersionsOptions, plugin_config
+from generator.build.release_cache import stale_entries
+from generator.config import RELEASE_CACHE_DIR, Release, VersionsOptions, plugin_config
 from generator.errors import GeneratorError, UsageError
 from generator.output.writer import claim_dir, remove_dir, swap_dir, write_file, write_pages
 from generator.render.env import shipped_templates
@@ -111,6 +112,8 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     source_options = SourceOptions(cache_dir=cache_dir, offline=options.offline,
                                    spec_mirror=spec_mirror, lock_file=lock_file)
     claim_dir(out)
+    for stale in stale_entries(cache_dir / RELEASE_CACHE_DIR):  # loaded releases of other code
+        remove_dir(stale)
     manifest = Manifest(cache_dir / "build-site" / "manifest.json")
     entries = manifest.entries(out)
     previous = dict(entries)

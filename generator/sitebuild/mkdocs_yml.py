@@ -92,6 +92,7 @@ def release_plugin_options(parent: ParentConfig, release: Release, site_releases
         "cache_dir": str(cache_dir),
         "pages_dir": str(pages_dir),
         "groups": list(groups),
+        "release_cache": True,  # every release build loads every release: once is enough
     })
     if offline:
         options["offline"] = True

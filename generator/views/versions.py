@@ -7,6 +7,7 @@ of every known release; ``VersionsHook`` is the model-page section hook that use
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from generator.analysis.diff import Change, api_groups, diff_models
@@ -75,7 +76,8 @@ class FieldHistory:
 class PublishedReleases:
     """Releases published side by side (oldest first) and the timeline of all known releases."""
 
-    apis: dict[str, ApiSpec]
+    apis: Mapping[str, ApiSpec]
+    """By version (a mapping that may load a release's model when it is first looked up)."""
     plans: dict[str, SitePlan]
     timeline: Timeline
     order: list[str] = field(default_factory=list)
