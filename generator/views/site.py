@@ -19,6 +19,7 @@ from generator.libsonnet.builders import camel_lower, helper_objects
 from generator.model.types import ApiSpec, Model
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+_UNSAFE_ANCHOR = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_SEGMENT = 80
 MAX_SECTIONS = 400
 """Nested-object sections on one page (a huge CRD's deepest ones beyond it are left out, and
@@ -247,7 +248,7 @@ def path_anchor(prefix: str, path: str, used: set[str]) -> str:
     the path without ``[]``/``{}``, case kept; characters other than ``[A-Za-z0-9._-]`` (a hostile
     field name) and a clash on the page add a digest of the path."""
     plain = path.replace("[]", "").replace("{}", "")
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", plain)[:120]
+    safe = _UNSAFE_ANCHOR.sub("-", plain)[:120]
     anchor = prefix + safe
     if safe != plain or anchor in used:
         anchor = f"{anchor}-{_digest(path)}"
