@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from generator.libsonnet.builders import camel_lower, helper_objects
@@ -317,13 +318,20 @@ def path_anchor(prefix: str, path: str, used: set[str]) -> str:
     """Element id for a field path (``spec.rules[].matches[]`` → ``object-spec.rules.matches``):
     the path without ``[]``/``{}``, case kept; characters other than ``[A-Za-z0-9._-]`` (a hostile
     field name) and a clash on the page add a digest of the path."""
-    plain = path.replace("[]", "").replace("{}", "")
-    safe = _UNSAFE_ANCHOR.sub("-", plain)[:120]
-    anchor = prefix + safe
-    if safe != plain or anchor in used:
+    anchor, altered = _path_anchor(prefix, path)
+    if altered or anchor in used:
         anchor = f"{anchor}-{_digest(path)}"
     used.add(anchor)
     return anchor
+
+
+@lru_cache(maxsize=65536)
+def _path_anchor(prefix: str, path: str) -> tuple[str, bool]:
+    """``path_anchor`` before clashes, and whether the path had to be changed (the same paths
+    recur: rows, sections, builder-index links)."""
+    plain = path.replace("[]", "").replace("{}", "")
+    safe = _UNSAFE_ANCHOR.sub("-", plain)[:120]
+    return prefix + safe, safe != plain
 
 
 def _claim(plan: SitePlan, model: Model, taken: set[str]) -> str:
