@@ -154,7 +154,12 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
             if len(frames) > limit:
                 _too_deep(frames, origin)
             value = {} if mapping else []
-            _put(frame, value)
+            container = frame[0]
+            if type(container) is dict:
+                container[frame[1]] = value  # a repeated key: first place, last value (as PyYAML)
+                frame[1] = key
+            else:
+                container.append(value)
             frames.append([value, key if mapping else None])
         else:
             raise _Unsupported  # an alias
@@ -162,15 +167,6 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
 
 
 _KEY = object()
-
-
-def _put(frame: list[Any], value: Any) -> None:
-    container = frame[0]
-    if type(container) is dict:
-        container[frame[1]] = value  # a repeated key: first place, last value (as PyYAML)
-        frame[1] = _KEY
-    else:
-        container.append(value)
 
 
 def _at(frames: list[list[Any]], last: Any) -> str:
