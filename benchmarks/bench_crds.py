@@ -134,6 +134,9 @@ def main() -> None:
                         help="checkout whose generator runs (default: this one)")
     args = parser.parse_args()
     header(f"bench_crds: {args.repo.resolve()}")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("# PYTHONDONTWRITEBYTECODE is set: every process compiles the package's sources again "
+              "(~0.2 s CPU of each 'process wall' figure that an installed package does not pay)")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         big = tmp / "five-mb"
