@@ -6,9 +6,11 @@ prints the median of ``--runs`` runs (each in a fresh process) of the seconds to
 every page (``generate``, versions feature on; target for 5 MB: ≤ 2 s) as wall and CPU time (the
 machine is shared: CPU seconds are what to compare), the load (YAML to model) part of it, and the
 largest Markdown page. With ``--html`` it also runs ``mkdocs build`` once per set and prints the
-largest HTML page (target: none over 500 KB). ``--profile`` prints the functions with the most
-own time of one profiled ``generate`` of the 5 MB set. ``--repo DIR`` runs another checkout's
-generator (before/after comparisons on the same machine state).
+largest HTML page (target: none over 500 KB), and the same for cert-manager combined with
+Kubernetes 1.31 (its core and meta groups: the CRD pages link their types). ``--profile`` prints
+the functions with the most own time of one profiled ``generate`` of the 5 MB set. ``--repo DIR``
+runs another checkout's generator and MkDocs build (before/after comparisons on the same machine
+state).
 
 Usage: python benchmarks/bench_crds.py [--runs 3] [--html] [--profile] [--repo DIR]
 """
@@ -99,19 +101,27 @@ def measure(source: Path, runs: int, repo: Path = REPO) -> None:
           f"{results[0]['pages']} pages, largest Markdown {size / 1e3:.0f} KB ({page})")
 
 
-def html_sizes(source: Path, tmp: Path) -> None:
-    root = tmp / f"site-{source.name}"
-    shutil.copytree(REPO / "site_src", root / "docs")
-    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
-              "plugins": ["search", {"k8s-api-docs": {"versions": [{"version": "set", "source": str(source)}],
-                                                      "cache_dir": ".cache"}}]}
+def html_sizes(source: Path, tmp: Path, repo: Path = REPO, *, release: str = "",
+               groups: tuple[str, ...] = ()) -> None:
+    """Build the set with MkDocs (as its own release, or as the CRDs of Kubernetes ``release``
+    limited to ``groups``) and print its largest HTML page."""
+    root = tmp / f"site-{source.name}{'-' + release if release else ''}"
+    shutil.copytree(repo / "site_src", root / "docs")
+    entry = ({"version": release, "crds": [str(source)]} if release
+             else {"version": "set", "source": str(source)})
+    plugin: dict[str, object] = {"versions": [entry], "cache_dir": ".cache"}
+    if groups:
+        plugin["groups"] = list(groups)
+    config = {"INHERIT": str(repo / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
+              "plugins": ["search", {"k8s-api-docs": plugin}]}
     (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
     subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", "site"], cwd=root, check=True,
-                   env={**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"})
+                   env={**os.environ, "PYTHONPATH": str(repo), "NO_MKDOCS_2_WARNING": "1"})
     pages = sorted((p.stat().st_size, p) for p in (root / "site").rglob("*.html"))
     size, page = pages[-1]
-    print(f"  HTML: {len(pages)} pages, largest {size / 1e3:.0f} KB "
-          f"({page.relative_to(root / 'site')}), over 500 KB: {sum(s > 500_000 for s, _ in pages)}")
+    print(f"  HTML{' with Kubernetes ' + release if release else ''}: {len(pages)} pages, largest "
+          f"{size:,} bytes ({page.relative_to(root / 'site')}), over 500,000: "
+          f"{sum(s > 500_000 for s, _ in pages)}")
 
 
 def main() -> None:
@@ -124,6 +134,9 @@ def main() -> None:
                         help="checkout whose generator runs (default: this one)")
     args = parser.parse_args()
     header(f"bench_crds: {args.repo.resolve()}")
+    if os.environ.get("PYTHONDONTWRITEBYTECODE"):
+        print("# PYTHONDONTWRITEBYTECODE is set: every process compiles the package's sources again "
+              "(~0.2 s CPU of each 'process wall' figure that an installed package does not pay)")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         big = tmp / "five-mb"
@@ -134,7 +147,11 @@ def main() -> None:
             print(label)
             measure(source, args.runs, args.repo.resolve())
             if args.html and source != big:
-                html_sizes(source, tmp)
+                html_sizes(source, tmp, args.repo.resolve())
+        if args.html:  # the largest pages: cert-manager's, linked to a Kubernetes release's types
+            print("cert-manager combined with Kubernetes 1.31")
+            html_sizes(SHARED / "crds" / "cert-manager", tmp, args.repo.resolve(), release="1.31",
+                       groups=("cert-manager.io", "acme.cert-manager.io", "core", "meta"))
         if args.profile:
             print(subprocess.run([sys.executable, "-c", PROFILE, str(big)], cwd=args.repo, check=True,
                                  capture_output=True, text=True,

@@ -246,7 +246,9 @@ def test_huge_crd_kind_gets_the_compact_index_with_every_anchor(shared: Path) ->
     for _, entry in index.entries():
         assert page.count(f'id="{entry.anchor}"') == 1, entry.anchor
     assert '<li id="fn-specacmewithserver">withServer</li>' in page
-    assert '<li id="obj-specacme"><a href="#field-spec.acme">obj acme</a><ul>' in page
+    # each obj links its field's row, on the page of spec's tree (views.site.SPLIT_AT)
+    assert '<li id="obj-specacme"><a href="../clusterIssuer/spec/#field-spec.acme">obj acme</a><ul>' in page
+    assert 'id="field-spec.acme"' in site.pages["cm/cert-manager.io/v1/clusterIssuer/spec.md"]
     assert len(page.encode()) < 500_000
     # a kind under the limit keeps the full reference
     certificate = site.pages["cm/cert-manager.io/v1/certificate.md"]

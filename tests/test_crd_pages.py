@@ -3,6 +3,7 @@ kind indexes per group; a CRD set as its own release and combined with a Kuberne
 
 from __future__ import annotations
 
+import posixpath
 import re
 from pathlib import Path
 
@@ -139,3 +140,51 @@ def test_a_huge_crd_leaves_out_sections_over_the_limit_and_says_so(
     assert page.count('<section class="k8s-nested"') == 1  # spec; spec.parts[] left out
     assert "1 more nested objects are not shown on this page" in page
     assert '<td>&#91;&#93;object</td>' in row(page, "field-spec.parts")  # unlinked
+
+
+def test_a_huge_crd_tree_moves_its_top_level_objects_to_pages_of_their_own(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from generator.views import site
+
+    monkeypatch.setattr(site, "SPLIT_AT", 1)  # every tree is "huge"; spec's stays on one sub-page
+    monkeypatch.setattr(site, "_SPLIT_MIN", 0)
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd()), encoding="utf-8")
+    for page_format in ("mkdocs", "gfm"):
+        pages = generate([Release("w1", str(path))], versions=VersionsOptions(enabled=False),
+                         page_format=page_format).pages
+        assert sorted(p for p in pages if "/widget" in p) == [
+            "w1/example.com/v1/widget.md", "w1/example.com/v1/widget/spec.md"]
+    main, spec = (generate([Release("w1", str(path))], versions=VersionsOptions(enabled=False)).pages[p]
+                  for p in ("w1/example.com/v1/widget.md", "w1/example.com/v1/widget/spec.md"))
+    # the kind's page links each moved row and section to its new page; anchors keep their names
+    assert '<a href="../widget/spec/#object-spec">object</a>' in row(main, "field-spec")
+    assert 'href="../widget/spec/#field-spec.parts.port"' in main  # the builder index
+    assert 'id="object-spec' not in main and 'id="field-spec.size"' not in main
+    assert '<a href="../widget/spec/"><code>spec</code></a> (2 objects) is on a page of its own' in main
+    # the sub-page: every section under spec, its parent links back to the kind's page
+    assert spec.startswith("# Widget <code>spec</code>")
+    assert re.findall(r'<section class="k8s-nested" id="([^"]+)">', spec) == ["object-spec",
+                                                                               "object-spec.parts"]
+    assert 'in <a href="../#properties"><code>Widget</code></a>' in spec
+    assert 'in <a href="#object-spec"><code>spec</code></a>' in spec
+    assert "Service parts need a port" in row(spec, "field-spec.parts")
+
+
+@pytest.mark.shared
+def test_cert_manager_issuers_split_their_tree_and_every_anchor_stays(shared: Path) -> None:
+    site = generate([Release("1.31", "", (str(CRDS / "cert-manager"),))],
+                    groups=["cert-manager.io", "acme.cert-manager.io"])
+    crd_pages = {p: t for p, t in site.pages.items() if "cert-manager.io/" in p}
+    assert max(len(t.encode()) for t in crd_pages.values()) < 400_000  # was 470 KB (~506 KB HTML)
+    issuer = {p: t for p, t in crd_pages.items() if p.startswith("1.31/cert-manager.io/v1/clusterIssuer")}
+    assert sorted(issuer) == ["1.31/cert-manager.io/v1/clusterIssuer.md",
+                              "1.31/cert-manager.io/v1/clusterIssuer/spec.md"]
+    ids = [i for t in issuer.values() for i in re.findall(r' id="((?:object|field)-[^"]+)"', t)]
+    assert len(ids) == len(set(ids)) and len([i for i in ids if i.startswith("object-")]) == 154
+    assert "field-spec.acme.solvers.http01.ingress.podTemplate.spec.affinity.nodeAffinity" in ids
+    # every link into the tree (raw HTML: published directory URLs) names a page and an id that exist
+    for page, text in issuer.items():
+        for href, anchor in re.findall(r'href="([^"#]*)#((?:object|field)-[^"]+)"', text):
+            target = posixpath.normpath(posixpath.join(page[:-3], href)) + ".md" if href else page
+            assert f' id="{anchor}"' in issuer.get(target, ""), (page, href, anchor)

@@ -17,6 +17,7 @@ _URL = re.compile(r"https?://[^\s<>\"'`|\\\[\]{}]+", re.IGNORECASE)
 _CODE = re.compile(r"`([^`\n]+)`")
 _LINE_START = re.compile(r"^(\s*)(\d+)([.)])", re.MULTILINE)
 _BULLET = re.compile(r"^\s*[-*•]\s+(.*)$")
+_PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
 
 
@@ -83,14 +84,14 @@ def inline(text: str) -> str:
 @lru_cache(maxsize=16384)
 def cell(text: str) -> str:
     """A Markdown table cell: inert text, newlines as ``<br>``."""
-    paragraphs = [" ".join(p.split()) for p in re.split(r"\n\s*\n", str(text).strip())]
+    paragraphs = [" ".join(p.split()) for p in _PARAGRAPH_BREAK.split(str(text).strip())]
     return "<br><br>".join(_inline_parts(p) for p in paragraphs if p)
 
 
 def _paragraphs(text: str) -> list[list[tuple[bool, str]]]:
     """Paragraphs of ``text`` as lines ``(is_bullet, inert inline text)``; blank lines dropped."""
     out = []
-    for para in re.split(r"\n\s*\n", str(text).strip()):
+    for para in _PARAGRAPH_BREAK.split(str(text).strip()):
         lines = []
         for ln in para.split("\n"):
             if not ln.strip():

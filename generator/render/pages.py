@@ -8,6 +8,7 @@ import jinja2
 
 from generator.model.types import ApiSpec
 from generator.views.changes import ChangesPage
+from generator.views.crd import nested_objects_pages
 from generator.views.library import library_pages
 from generator.views.pages import IndexPage, ModelPage, Section, index_pages, model_page
 from generator.views.site import SitePlan
@@ -64,6 +65,10 @@ def render_models(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
             if section is not None:
                 page.sections.append(section)
         out[plan.model_pages[name]] = tidy(model_template.render(page=page))
+        if page.nested_pages:
+            nested_template = env.get_template("pages/nested.md.j2")
+            for sub in nested_objects_pages(page.model, api, plan, page.release_title):
+                out[sub.path] = tidy(nested_template.render(page=sub))
     return out
 
 

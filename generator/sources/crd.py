@@ -359,26 +359,37 @@ def _conversion(value: Any) -> dict[str, Any]:
 
 def _refuse_refs(schema: Any, src: str, at: str, depth: int) -> None:
     """CRD schemas are inline: ``$ref`` is refused (as the API server does), and so is nesting
-    deeper than ``canonical.MAX_DEPTH``."""
-    stack = [(schema, at, depth)]
+    deeper than ``canonical.MAX_DEPTH``. Pointers are only spelled out for the error."""
+    # entries: (node, parent entry, token from the parent, level)
+    stack: list[tuple[Any, Any, Any, int]] = [(schema, None, None, depth)]
     while stack:
-        node, here, level = stack.pop()
+        entry = stack.pop()
+        node, _, _, level = entry
         if isinstance(node, dict):
             if level > MAX_DEPTH:
-                raise SpecError(f"schema nested deeper than {MAX_DEPTH} levels", Location(src, here))
+                raise SpecError(f"schema nested deeper than {MAX_DEPTH} levels",
+                                Location(src, _pointer_of(at, entry)))
             if "$ref" in node:
                 raise SpecError("$ref is not allowed in a CRD schema (schemas must be inline)",
-                                Location(src, here + "/$ref"))
+                                Location(src, _pointer_of(at, entry) + "/$ref"))
             for key, value in node.items():
                 if key in ("properties", "patternProperties", "definitions") and isinstance(value, dict):
-                    stack.extend((v, f"{here}/{key}/{escape_pointer_token(k)}", level + 1)
-                                 for k, v in value.items())
+                    stack.extend((v, entry, (key, k), level + 1) for k, v in value.items())
                 elif key in ("items", "additionalProperties", "not"):
-                    stack.append((value, f"{here}/{key}", level + 1))
+                    stack.append((value, entry, (key,), level + 1))
                 elif key in ("allOf", "anyOf", "oneOf") and isinstance(value, list):
-                    stack.extend((v, f"{here}/{key}/{i}", level + 1) for i, v in enumerate(value))
+                    stack.extend((v, entry, (key, i), level + 1) for i, v in enumerate(value))
         elif isinstance(node, list):  # items as an array
-            stack.extend((v, f"{here}/{i}", level) for i, v in enumerate(node))
+            stack.extend((v, entry, (i,), level) for i, v in enumerate(node))
+
+
+def _pointer_of(at: str, entry: tuple[Any, Any, Any, int]) -> str:
+    """The JSON pointer of a ``_refuse_refs`` entry below ``at``."""
+    tokens: list[Any] = []
+    while entry[1] is not None:
+        tokens[:0] = entry[2]
+        entry = entry[1]
+    return at + "".join("/" + (escape_pointer_token(t) if isinstance(t, str) else str(t)) for t in tokens)
 
 
 def _describe(data: Any) -> str:

@@ -102,9 +102,12 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
     # frames: [container, key of the next value (mappings; _KEY: a key comes next)]
     frames: list[list[Any]] = [[root, None]]
     braces = False
-    resolve = loader.resolve
+    resolve, get_event = loader.resolve, loader.get_event
+    scalar_event, mapping_start = yaml.ScalarEvent, yaml.MappingStartEvent
+    sequence_start = yaml.SequenceStartEvent
+    scalar_node, key, limit, tags = yaml.ScalarNode, _KEY, MAX_DATA_DEPTH + 1, _tags
     while True:
-        event = loader.get_event()
+        event = get_event()
         kind = type(event)
         if kind in _END:
             frames.pop()
@@ -112,53 +115,58 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
                 break
             continue
         frame = frames[-1]
-        if kind is yaml.ScalarEvent:
+        if kind is scalar_event:
             tag = event.tag
             if tag is None or tag == "!":
-                tag = resolve(yaml.ScalarNode, event.value, event.implicit)
+                implicit = event.implicit
+                tag = (tags.get(event.value) or resolve(scalar_node, event.value, implicit)
+                       if implicit[0] else _STR)
             if tag == _STR:
                 value = event.value
                 if "{{" in value:
                     braces = True
             elif tag in _SCALARS:
-                value = _SCALARS[tag](loader, yaml.ScalarNode(tag, event.value, style=event.style))
+                value = _SCALARS[tag](loader, scalar_node(tag, event.value, style=event.style))
             else:
                 raise _Unsupported  # an explicit tag the strict loader refuses
-            if frame[1] is _KEY:  # a mapping key
-                frame[1] = value if type(value) is str else _key(value, origin, _at(frames, None))
-                continue
-            if len(frames) > MAX_DATA_DEPTH + 1:
-                _too_deep(frames, origin)
-            _put(frame, value)
-            if len(frames) == 1:
-                break
-        elif kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-            mapping = kind is yaml.MappingStartEvent
+            container = frame[0]
+            if type(container) is dict:
+                if frame[1] is key:  # a mapping key
+                    frame[1] = value if type(value) is str else _key(value, origin, _at(frames, None))
+                    continue
+                if len(frames) > limit:
+                    _too_deep(frames, origin)
+                container[frame[1]] = value  # a repeated key: first place, last value (as PyYAML)
+                frame[1] = key
+            else:
+                if len(frames) > limit:
+                    _too_deep(frames, origin)
+                container.append(value)
+                if len(frames) == 1:
+                    break
+        elif kind is mapping_start or kind is sequence_start:
+            mapping = kind is mapping_start
             tag = event.tag
             if tag is not None and tag != "!" and tag != (_MAP if mapping else _SEQ):
                 raise _Unsupported
-            if frame[1] is _KEY:
+            if frame[1] is key:
                 raise _Unsupported  # a complex key
-            if len(frames) > MAX_DATA_DEPTH + 1:
+            if len(frames) > limit:
                 _too_deep(frames, origin)
             value = {} if mapping else []
-            _put(frame, value)
-            frames.append([value, _KEY if mapping else None])
+            container = frame[0]
+            if type(container) is dict:
+                container[frame[1]] = value  # a repeated key: first place, last value (as PyYAML)
+                frame[1] = key
+            else:
+                container.append(value)
+            frames.append([value, key if mapping else None])
         else:
             raise _Unsupported  # an alias
     return (root[0] if root else None), braces
 
 
 _KEY = object()
-
-
-def _put(frame: list[Any], value: Any) -> None:
-    container = frame[0]
-    if type(container) is dict:
-        container[frame[1]] = value  # a repeated key: first place, last value (as PyYAML)
-        frame[1] = _KEY
-    else:
-        container.append(value)
 
 
 def _at(frames: list[list[Any]], last: Any) -> str:

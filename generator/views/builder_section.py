@@ -174,15 +174,18 @@ class _Links:
 
     def nested_row(self, owner: str, f: Field, direct: bool) -> str | None:
         """``#field-spec.rules.matches.path.type``: the row of a field of a CRD or of an inline
-        object, anchored by its path on its root's page (this page); ``""`` when its object's
+        object, anchored by its path on its root's page (or a sub-page of it); ``""`` when its object's
         section is not shown; ``None`` for other fields."""
         model = self.api.models.get(owner)
         if model is None or not (model.field_path or model.crd is not None):
             return None
-        if model.field_path and self.plan.target_of(owner) is None:
+        target = self.plan.target_of(owner)
+        if target is None:
             return ""  # a section over the page's limit (views.site.MAX_SECTIONS): no row to link
         path = f"{model.field_path}.{f.name}" if model.field_path else f.name
-        return "#" + path_anchor("field-", path, set())
+        anchor = "#" + path_anchor("field-", path, set())
+        page = target[0]  # the kind's page, or a sub-page of a huge tree (views.site.SPLIT_AT)
+        return anchor if page == self.path else page_url(self.path, page) + anchor
 
 
 @lru_cache(maxsize=16384)

@@ -69,35 +69,115 @@ def crd_view(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> CrdView |
                    [c for c in info.printer_columns if c.priority > 0])
 
 
+@dataclass(frozen=True)
+class NestedPageLink:
+    """A part of the nested-object tree shown on a page of its own (``SitePlan.nested_pages``)."""
+
+    path: str
+    """Field path of the object at its top: ``spec``."""
+    href: str
+    """Markdown link (``.md``)."""
+    url: str
+    """The same as a published URL (raw HTML)."""
+    sections: int
+    """How many nested objects that page (and the pages under it) shows."""
+
+
+@dataclass
+class NestedObjectsPage:
+    """Context of ``pages/nested.md.j2``: a part of a huge CRD's nested-object tree, the object
+    ``top`` and everything under it (``views.site.SPLIT_AT``), on a page of its own."""
+
+    path: str
+    version: str
+    model: Model
+    """The kind (the root of the tree)."""
+    top: Model
+    up: str
+    """Markdown link to the page the object's parent is shown on."""
+    up_url: str
+    kind_href: str
+    """Markdown link to the kind's page."""
+    kind_url: str
+    nested: list[NestedSection]
+    nested_pages: list[NestedPageLink]
+    release_title: str = ""
+    nested_omitted: int = 0
+
+
 def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
-                    anchors: set[str]) -> tuple[list[NestedSection], int]:
-    """Sections of the nested objects under ``model``, depth first in field order, and how many
-    more there are beyond ``views.site.MAX_SECTIONS`` (only those ``plan_site`` gave an anchor are
-    shown; the others' types read "object", unlinked)."""
-    if not any(NESTED_SEPARATOR in f.type.referenced() for f in model.fields):
+                    anchors: set[str], top: Model | None = None) -> tuple[list[NestedSection], int]:
+    """Sections of the nested objects under ``model`` shown on ``page`` (from ``top`` down on a
+    sub-page), depth first in field order, and how many more there are beyond
+    ``views.site.MAX_SECTIONS`` (only those ``plan_site`` gave an anchor are shown; the others'
+    types read "object", unlinked; counted on the kind's page)."""
+    if top is None and not any(NESTED_SEPARATOR in f.type.referenced() for f in model.fields):
         return [], 0
     children: dict[str, list[Model]] = {}
     for other in api.nested.get(model.name, ()):
         children.setdefault(other.parent, []).append(other)
     out: list[NestedSection] = []
-    stack = [(c, 1) for c in reversed(_ordered(model, children.get(model.name, [])))]
+    start = [top] if top is not None else _ordered(model, children.get(model.name, []))
+    stack = [(c, 1) for c in reversed(start)]
     while stack:
         child, depth = stack.pop()
         found = plan.target_of(child.name)
-        if found is None:
-            continue  # over the page's limit (and so are the objects under it)
+        if found is None or found[0] != page:
+            continue  # over the page's limit, or on a page of its own (and so is all under it)
         anchor = found[1]
         anchors.add(anchor)
         parent = api.models[child.parent]
         parent_target = plan.target_of(parent.name)
-        parent_href = f"#{parent_target[1]}" if parent_target and parent_target[1] else "#properties"
+        parent_anchor = parent_target[1] if parent_target and parent_target[1] else "properties"
+        parent_page = parent_target[0] if parent_target else page
+        parent_href = (f"#{parent_anchor}" if parent_page == page
+                       else f"{page_url(page, parent_page)}#{parent_anchor}")
         out.append(NestedSection(child, child.field_path, anchor, depth,
                                  parent.field_path or parent.kind, parent_href,
                                  property_rows(child, api, plan, page, anchors),
                                  same_shape(child, api, plan, page)))
         stack.extend((c, depth + 1) for c in reversed(_ordered(child, children.get(child.name, []))))
+    if top is not None:
+        return out, 0
     total = sum(len(c) for c in children.values())
-    return out, total - len(out)
+    return out, total - sum(1 for c in api.nested.get(model.name, ()) if plan.target_of(c.name))
+
+
+def nested_page_links(page: str, api: ApiSpec, plan: SitePlan) -> list[NestedPageLink]:
+    """The sub-pages of ``page`` (``SitePlan.nested_pages``), as links from it."""
+    links = []
+    for sub, name in plan.nested_pages.get(page, ()):
+        shown = _pages_under(sub, plan)
+        count = sum(1 for target in plan.sections.values() if target[0] in shown)
+        links.append(NestedPageLink(api.models[name].field_path, relative(page, sub),
+                                    page_url(page, sub), count))
+    return links
+
+
+def _pages_under(page: str, plan: SitePlan) -> set[str]:
+    out = {page}
+    for sub, _ in plan.nested_pages.get(page, ()):
+        out |= _pages_under(sub, plan)
+    return out
+
+
+def nested_objects_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str
+                         ) -> list[NestedObjectsPage]:
+    """The sub-pages of ``model``'s nested-object tree (none unless it is huge)."""
+    home = plan.model_pages[model.name]
+    pages = []
+    todo = [home]
+    while todo:
+        parent_page = todo.pop(0)
+        for sub, name in plan.nested_pages.get(parent_page, ()):
+            top = api.models[name]
+            nested, _ = nested_sections(model, api, plan, sub, set(), top)
+            pages.append(NestedObjectsPage(
+                sub, api.version, model, top, relative(sub, parent_page), page_url(sub, parent_page),
+                relative(sub, home), page_url(sub, home), nested, nested_page_links(sub, api, plan),
+                title))
+            todo.append(sub)
+    return pages
 
 
 def _ordered(parent: Model, children: list[Model]) -> list[Model]:

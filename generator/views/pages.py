@@ -7,7 +7,14 @@ from typing import Any, ClassVar, Protocol
 
 from generator.model.gvk import primary_gvk, stability
 from generator.model.types import COMMON_GROUP, ApiSpec, CrdInfo, GroupVersionKind, Model
-from generator.views.crd import CrdView, NestedSection, crd_view, nested_sections
+from generator.views.crd import (
+    CrdView,
+    NestedPageLink,
+    NestedSection,
+    crd_view,
+    nested_page_links,
+    nested_sections,
+)
 from generator.views.lookup import FieldPathBox, field_path_box
 from generator.views.properties import PropertyRow, property_rows
 from generator.views.provenance import DIFFERENCES_ANCHOR, SOURCE_ANCHOR, SourceNote, source_note
@@ -61,6 +68,8 @@ class ModelPage:
     """Nested objects (field-path tree), each a section with a property table (block ``nested``)."""
     nested_omitted: int = 0
     """Nested objects beyond ``views.site.MAX_SECTIONS``, not shown (the page says how many)."""
+    nested_pages: list[NestedPageLink] = field(default_factory=list)
+    """Parts of a huge nested-object tree on pages of their own (``views.site.SPLIT_AT``)."""
     field_paths: FieldPathBox | None = None
     """The field-path box above the property table (``views.lookup``)."""
     release_title: str = ""
@@ -144,7 +153,7 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
         source=source_note(api), source_url=f"{home}#{SOURCE_ANCHOR}",
         differences_url=f"{home}#{DIFFERENCES_ANCHOR}",
         crd=crd_view(model, api, plan, path),
-        nested=nested, nested_omitted=omitted,
+        nested=nested, nested_omitted=omitted, nested_pages=nested_page_links(path, api, plan),
         field_paths=field_path_box(model, api, plan, path),
         release_title=release_title(api),
     )

@@ -181,5 +181,15 @@ def rule_note(label: str, rule: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
     return label, tuple(values)
 
 
+_JSON_CONSTANTS = {True: "true", False: "false", None: "null"}
+
+
 def _value(value: object) -> str:
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    """A value as its notes show it: strings as they are, anything else as JSON."""
+    if isinstance(value, str):
+        return value
+    if value is None or type(value) is bool:
+        return _JSON_CONSTANTS[value]
+    if type(value) is int:
+        return str(value)  # json.dumps of an int, without the encoder
+    return json.dumps(value, sort_keys=True)

@@ -20,10 +20,20 @@ from generator.libsonnet.builders import camel_lower, helper_objects
 from generator.model.types import ApiSpec, Model
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+_UNSAFE_ANCHOR = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_SEGMENT = 80
 MAX_SECTIONS = 400
 """Nested-object sections on one page (a huge CRD's deepest ones beyond it are left out, and
 the page says how many), which keeps pages of real CRD sets well under 500 KB of HTML."""
+SPLIT_AT = 250_000
+"""Estimated Markdown bytes (``_tree_bytes``) of a page's nested-object tree above which its
+top-level objects (``spec``, ``status``…) move to pages of their own
+(``…/clusterIssuer/spec.md``); a sub-page splits the same way above ``SUBPAGE_SPLIT_AT``. This
+keeps every page of real CRD sets (cert-manager's Issuer: ~500 KB of HTML in one page) well
+under 500 KB of HTML, every section and anchor kept."""
+SUBPAGE_SPLIT_AT = 400_000
+_SPLIT_MIN = 20_000
+"""A subtree smaller than this stays on its parent's page."""
 RESERVED = frozenset({"index", "changes", "assets", "search", "404"})
 """Names the site itself uses, compared case-insensitively."""
 WINDOWS_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
@@ -142,6 +152,9 @@ class SitePlan:
     """What views derive from this release and remember while it is built (links that depend
     only on the plan): part of the build state (``build.state.LoadedRelease.plan``), never a
     process-wide memo."""
+    nested_pages: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    """Page (a kind's, or a sub-page) → its sub-pages as (page path, nested object shown at the
+    top of it), in field order: parts of a huge nested-object tree (``SPLIT_AT``)."""
     library_pages: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     """k8s-libsonnet objects of hand-written helpers only, no definition having their path
     (``core.v1.list``) → (page, group, API version): a page at the library's path
@@ -232,6 +245,7 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
         counts[page] = counts.get(page, 0) + 1
         anchor = path_anchor("object-", model.field_path, used.setdefault(page, set()))
         plan.sections[model.name] = (page, anchor)
+    _split_trees(plan, api, taken)
     for path, (group, api_version) in helper_objects(api).items():  # after every model's page
         directory = plan.api_version_dir(group, api_version)
         stem = safe_segment(path.rsplit(".", 1)[1])
@@ -243,17 +257,81 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
     return plan
 
 
+def _split_trees(plan: SitePlan, api: ApiSpec, taken: set[str]) -> None:
+    """Move the top-level subtrees of huge nested-object trees to sub-pages (``SPLIT_AT``)."""
+    children: dict[str, list[Model]] = {}
+    for name in plan.sections:
+        model = api.models[name]
+        children.setdefault(model.parent, []).append(model)
+    sizes: dict[str, int] = {}
+
+    def size(model: Model) -> int:
+        if model.name not in sizes:
+            sizes[model.name] = _section_bytes(model) + sum(size(c) for c in children.get(model.name, ()))
+        return sizes[model.name]
+
+    def move(model: Model, page: str) -> None:
+        plan.sections[model.name] = (page, plan.sections[model.name][1])
+        for child in children.get(model.name, ()):
+            move(child, page)
+
+    def split(top: Model, page: str, limit: int) -> None:
+        """Split the tree under ``top`` (shown on ``page``) when it is over ``limit``."""
+        tree = size(top) if top.field_path else sum(size(c) for c in children.get(top.name, ()))
+        if tree <= limit:
+            return
+        order = {f.name: i for i, f in enumerate(top.fields)}
+        moved = sorted((c for c in children.get(top.name, ()) if size(c) >= _SPLIT_MIN),
+                       key=lambda c: (order.get(_last_field(c), len(order)), c.field_path))
+        for child in moved:
+            directory = page[:-3] if not top.field_path else page.rsplit("/", 1)[0]
+            stem = safe_segment(plan.sections[child.name][1].removeprefix("object-"), allow_dots=True)
+            sub = f"{directory}/{stem}.md"
+            if _is_reserved(stem) or sub.lower() in taken:
+                sub = f"{directory}/{stem}-{_digest(child.field_path)}.md"
+            taken.add(sub.lower())
+            move(child, sub)
+            plan.nested_pages.setdefault(page, []).append((sub, child.name))
+            split(child, sub, SUBPAGE_SPLIT_AT)
+
+    for name, page in list(plan.model_pages.items()):
+        if name in children:
+            split(api.models[name], page, SPLIT_AT)
+
+
+def _last_field(model: Model) -> str:
+    """The parent's field a nested object is found under (``spec.rules[]`` → ``rules``)."""
+    return model.field_path.rsplit(".", 1)[-1].split("[", 1)[0].split("{", 1)[0]
+
+
+def _section_bytes(model: Model) -> int:
+    """Roughly the Markdown bytes of a nested object's section (``partials/nested_objects``)."""
+    path = len(model.field_path)
+    total = 400 + 3 * path + len(model.description)
+    for f in model.fields:
+        total += 120 + 2 * (path + len(f.name)) + len(f.description) + len(repr(f.enum))
+        total += sum(len(repr(rule)) for rule in (*f.validations, *f.item_validations))
+    return total
+
+
 def path_anchor(prefix: str, path: str, used: set[str]) -> str:
     """Element id for a field path (``spec.rules[].matches[]`` → ``object-spec.rules.matches``):
     the path without ``[]``/``{}``, case kept; characters other than ``[A-Za-z0-9._-]`` (a hostile
     field name) and a clash on the page add a digest of the path."""
-    plain = path.replace("[]", "").replace("{}", "")
-    safe = re.sub(r"[^A-Za-z0-9._-]+", "-", plain)[:120]
-    anchor = prefix + safe
-    if safe != plain or anchor in used:
+    anchor, altered = _path_anchor(prefix, path)
+    if altered or anchor in used:
         anchor = f"{anchor}-{_digest(path)}"
     used.add(anchor)
     return anchor
+
+
+@lru_cache(maxsize=65536)
+def _path_anchor(prefix: str, path: str) -> tuple[str, bool]:
+    """``path_anchor`` before clashes, and whether the path had to be changed (the same paths
+    recur: rows, sections, builder-index links)."""
+    plain = path.replace("[]", "").replace("{}", "")
+    safe = _UNSAFE_ANCHOR.sub("-", plain)[:120]
+    return prefix + safe, safe != plain
 
 
 def _claim(plan: SitePlan, model: Model, taken: set[str]) -> str:
