@@ -79,3 +79,40 @@ def test_dirty_serve_notice_does_not_trip_strict_mode() -> None:
         assert counter.get_counts() == [("WARNING", 1)]
     finally:
         mkdocs_logger.removeHandler(counter)
+
+
+@pytest.mark.parametrize("command", ["build", "serve"])
+def test_mkdocs_build_keeps_generated_pages_in_memory_serve_writes_them(tmp_path: Path,
+                                                                          command: str) -> None:
+    """``mkdocs build`` hands the generated pages to MkDocs as text (nothing is written to
+    ``pages_dir``); ``mkdocs serve`` writes them there, for ``--dirty`` rebuilds."""
+    import json
+    import shutil
+
+    from conftest import FIXTURES, REPO
+    from mkdocs.commands.build import build
+    from mkdocs.config import load_config
+
+    shutil.copytree(REPO / "site_src", tmp_path / "docs")
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text(json.dumps({
+        "INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
+        "site_dir": "site", "plugins": ["search", {"k8s-api-docs": {
+            "versions": [{"version": "z", "source": str(FIXTURES / "specs" / "zoo-v2.json")}],
+            "cache_dir": ".cache", "pages_dir": "generated"}}]}), encoding="utf-8")
+    config = load_config(str(config_file))
+    config.plugins.on_startup(command=command, dirty=False)
+    try:
+        build(config)
+    finally:
+        config.plugins.on_shutdown()
+    built = sorted(p.relative_to(tmp_path / "site").as_posix()
+                   for p in (tmp_path / "site" / "z").rglob("index.html"))
+    assert "z/index.html" in built and "z/meta/v1/index.html" in built
+    written = sorted(p.relative_to(tmp_path / "generated").as_posix()
+                     for p in (tmp_path / "generated").rglob("*.md")) \
+        if (tmp_path / "generated").exists() else []
+    if command == "build":
+        assert written == []
+    else:
+        assert len(written) == len(built) and "z/index.md" in written

@@ -145,8 +145,12 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._entries: dict[str, tuple[Any, Any, dict[str, Any]]] = {}
         """Search entries per generated release (version → its api and plan, the entries made
         of them): a rebuild while serving recomputes only reloaded releases."""
+        self._in_memory = False
+        """``mkdocs build``: generated pages are handed to MkDocs as text, not written to
+        ``pages_dir`` (only ``mkdocs serve`` reads them again, for ``--dirty`` rebuilds)."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
+        self._in_memory = command == "build"
         if command == "serve" and dirty:
             logging.getLogger("mkdocs.commands.build").addFilter(_DIRTY_NOTICE)
 
@@ -170,9 +174,12 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             raise PluginError(f"k8s-api-docs: {exc}") from None
         for diagnostic in self.site.diagnostics:
             (log.info if diagnostic.level is Level.INFO else log.warning)(str(diagnostic))
-        written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages)
-        log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
-                 f"{removed} removed) in {self.pages_dir}")
+        if self._in_memory:
+            log.info(f"{len(self.site.pages)} pages generated")
+        else:
+            written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages)
+            log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
+                     f"{removed} removed) in {self.pages_dir}")
         nav = config.nav
         if nav is None:
             nav = ["index.md"] if (Path(config.docs_dir) / "index.md").exists() else []
@@ -214,7 +221,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             if files.get_file_from_path(rel) is not None:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
                                   "overwritten by a generated page")
-            file = File(rel, str(self.pages_dir), config.site_dir, config.use_directory_urls)
+            file = File.generated(config, rel, content=self.site.pages[rel]) if self._in_memory \
+                else File(rel, str(self.pages_dir), config.site_dir, config.use_directory_urls)
             files.append(file)
             if not rel.endswith(".md"):
                 continue  # data for the site's script (views.lookup.FIELD_PATHS)
