@@ -6,6 +6,7 @@ import html
 import json
 import posixpath
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -112,6 +113,28 @@ FILTERS: dict[str, Any] = {
 }
 
 
+def memo_call() -> Callable[[Any, Any], Any]:
+    """A ``memo_call`` filter: ``value | memo_call(macro)`` is ``macro(value)``, remembered by the
+    macro's name and the (hashable) value, for a partial whose output depends on its argument
+    alone (``partials/notes.html.j2``: the same notes on thousands of rows). One per environment
+    (a changed template gets a new environment: ``build.cache.template_env``)."""
+    cache: dict[tuple[str, Any], Any] = {}
+
+    def call(value: Any, macro: Any) -> Any:
+        key = (macro.name, value)
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= _MEMO_CALLS:
+                cache.clear()
+            found = cache[key] = macro(value)
+        return found
+
+    return call
+
+
+_MEMO_CALLS = 65536
+
+
 def make_env(override_dir: Path | None = None, page_format: str = "mkdocs") -> jinja2.Environment:
     """Environment that finds templates in ``override_dir`` (if any) before the shipped ones;
     for ``gfm`` pages in the ``gfm/`` folder of each (same template names)."""
@@ -138,6 +161,7 @@ def make_env(override_dir: Path | None = None, page_format: str = "mkdocs") -> j
     )
     env.filters.update(FILTERS)
     env.filters.update(gfm.FILTERS)
+    env.filters["memo_call"] = memo_call()
     if override_dir is not None and (override_dir / sub).is_dir():
         _check_overrides(env, override_dir / sub, shipped, skip="" if sub else "gfm/")
     return env

@@ -109,7 +109,7 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
     while True:
         event = get_event()
         kind = type(event)
-        if kind in _END:
+        if kind is not scalar_event and kind in _END:
             frames.pop()
             if len(frames) == 1:
                 break

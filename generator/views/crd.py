@@ -182,6 +182,8 @@ def nested_objects_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str
 
 def _ordered(parent: Model, children: list[Model]) -> list[Model]:
     """Children in the order of the parent's fields."""
+    if len(children) < 2:
+        return list(children)
     order = {f.name: i for i, f in enumerate(parent.fields)}
     prefix = parent.field_path + "." if parent.field_path else ""
 
