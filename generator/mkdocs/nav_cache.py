@@ -86,6 +86,8 @@ class NavCache:
             self.groups[key] = [page, module, str(html), self._entry(module, page), None]
             self.misses += 1
             return html
+        if entry[0] is page:  # the group's first page again (``page_cache`` comparing)
+            return Markup(entry[2])
         cached = self._from(entry, page, variables)
         if cached is None:
             self.misses += 1

@@ -61,14 +61,17 @@ class PageCache:
         self.env = env
         self.nav = nav
         self.url = env.filters["url"]
-        self.groups: dict[tuple[Any, str], Skeleton | None] = {}
+        self.groups: dict[tuple[bool, int], Skeleton | None] = {}
         self.recorded: list[tuple[str, str, dict[str, Any]]] | None = None
         self.tocs: dict[tuple[Any, ...], str] = {}
         """Tables of contents by what ``partials/toc.html`` reads of them (``_toc_shape``): most
         model pages have the same sections, and Material renders each twice (sidebar, nav)."""
         self.enabled = True
         self.verify = verify
-        """How many pages from a skeleton are still compared with a full render."""
+        """How many pages from a skeleton are still compared with a full render (besides the
+        first page from each skeleton, always compared)."""
+        self.verified: set[tuple[bool, int]] = set()
+        """Skeletons whose first page was compared with a full render."""
         self.hits = self.misses = self.refused = 0
         """Pages from a skeleton; eligible pages rendered in full (first of a group); pages of a
         group that had to be rendered in full (no skeleton, or the page's head differs in shape)."""
@@ -113,7 +116,7 @@ class PageCache:
     def render(self, variables: dict[str, Any], full: Callable[[dict[str, Any]], str]) -> str:
         """The page ``full`` (the theme's ``main.html``) renders from ``variables``."""
         page = variables.get("page")
-        key = self.nav.key(page, variables.get("nav")) if page is not None and not page.meta else None
+        key = self.key(page, variables.get("nav")) if page is not None and not page.meta else None
         if key is None:
             return full(variables)
         if key not in self.groups:
@@ -131,17 +134,27 @@ class PageCache:
         if cached is None:
             self.refused += 1
             return full(variables)
-        if self.verify > 0:
-            self.verify -= 1
+        if self.verify > 0 or key not in self.verified:
+            self.verify = max(self.verify - 1, 0)
+            self.verified.add(key)
             self.tocs.clear()
             theirs = full(variables)
             if theirs != cached:
-                log.info("k8s-api-docs: the page %s from its siblings' skeleton differs from the "
-                         "theme's; every page is rendered in full", page.url)
+                log.info("k8s-api-docs: the page %s from a skeleton differs from the theme's; "
+                         "every page is rendered in full", page.url)
                 self.enabled = False
                 return theirs
         self.hits += 1
         return cached
+
+    def key(self, page: Any, nav: Any) -> tuple[bool, int] | None:
+        """The page's skeleton: section index or not, and its URL's depth (``base_url``, so
+        every relative URL outside the navigation, follows from it); ``None`` for pages
+        outside the nav and the home page."""
+        url = getattr(page, "url", None)
+        if nav is None or page.parent is None or not url or not url.endswith("/"):
+            return None
+        return bool(getattr(page, "is_index", False)), url.count("/")
 
     def _skeleton(self, html: str, variables: dict[str, Any],
                   recorded: list[tuple[str, str, dict[str, Any]]],
