@@ -14,7 +14,8 @@ Not cached, rendered by the theme as before: section index pages (they change th
 entry), pages with other pages below their URL (relative URLs would differ), pages outside the
 nav, and any page where one of the two entries is not found exactly once. The first cached page
 of each build is also rendered in full and compared; if the two differ, nothing is cached for
-the rest of that build.
+the rest of that build. A group's first page rendered again (``page_cache`` comparing it with
+the theme's) gets the navigation kept for it.
 """
 
 from __future__ import annotations
