@@ -7,8 +7,10 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
+import jinja2
 import pytest
 from conftest import REPO
 from mkdocs.commands.build import build
@@ -75,3 +77,22 @@ def test_the_cache_was_used(sites: Any) -> None:
 
 def test_pages_with_pages_below_their_url_are_not_cached() -> None:
     assert _nested_urls(["a/", "a/b/", "a-x/", "ab/", "c/"]) == {"a/"}
+
+
+def test_the_first_page_of_a_group_rendered_again_gets_its_own_navigation() -> None:
+    """``page_cache`` compares a page with the theme's render after taking its navigation from
+    the cache: the group's first page gets the navigation kept for it, and its plain link (as
+    its siblings show it) is not taken while it is still the current page."""
+    env = jinja2.Environment(loader=jinja2.DictLoader({
+        "partials/nav.html": "<nav>{{ page.url }}{% if page.active %} active{% endif %}</nav>",
+        "partials/nav-item.html": "{% macro render(item, path, level) %}<{{ item.url }}"
+                                  "{% if item.active %} active{% endif %}>{% endmacro %}"}))
+    cache = NavCache(env)
+    cache.install()
+    page = SimpleNamespace(is_index=False, parent="section", url="farm/v1/barn/", active=True)
+    variables = {"page": page, "nav": SimpleNamespace(pages=[page])}
+    first = cache.render_variables(variables)
+    assert first == "<nav>farm/v1/barn/ active</nav>"
+    assert cache.render_variables(variables) == first
+    [entry] = cache.groups.values()
+    assert entry[4] is None and cache.misses == 1

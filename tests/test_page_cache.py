@@ -118,6 +118,38 @@ def test_a_skeleton_that_differs_from_the_theme_turns_the_cache_off(tmp_path: Pa
     assert len(caches) == 1 and not caches[0].enabled and caches[0].hits == 0
 
 
+def test_section_index_pages_and_sections_share_a_skeleton_per_depth(tmp_path: Path) -> None:
+    """One full render per URL depth and kind: section index pages (``farm/``, ``meta/``) and the
+    first pages of other sections come from a skeleton cut from another section's page, the
+    first such page compared with the theme's."""
+    cached, plain, caches = _sites(tmp_path, FARM)
+    _same(cached, plain)
+    cache = caches[0]
+    assert cache.enabled and cache.misses == len(cache.groups)
+    assert cache.groups[True, 2] is not None  # x/farm/, x/meta/, …: one index page in full
+    assert ((True, 2), False) in cache.verified  # the first from another section, compared
+    index_pages = [p for p in cached if p.count("/") == 2 and p.endswith("/index.html")]
+    assert len(index_pages) > 2
+
+
+PARENT_FOOTER = ("<footer>{{ page.parent.parent.title if page and not page.is_index and page.parent "
+                 "and page.parent.parent }}</footer>\n")
+"""An override alike for the pages of one section (and every index page), different between the
+API versions of two groups (``farm/v1/``, ``meta/v1/``)."""
+
+
+def test_a_skeleton_that_differs_in_another_section_turns_the_cache_off(tmp_path: Path) -> None:
+    """Installed anyway over an override that puts the page's section into the footer: the
+    pages of the skeleton's own section agree with the theme, the first page of another section
+    does not, and every page is rendered in full."""
+    (tmp_path / "overrides" / "partials").mkdir(parents=True)
+    (tmp_path / "overrides" / FOOTER).write_text(PARENT_FOOTER, encoding="utf-8")
+    cached, plain, caches = _sites(tmp_path, FARM, tmp_path / "overrides", force=True)
+    _same(cached, plain)
+    assert b"<footer>farm</footer>" in cached["x/farm/v1/barn/index.html"]
+    assert len(caches) == 1 and not caches[0].enabled
+
+
 def test_head_values_are_replaced_only_where_found_once() -> None:
     old = {"title": "Barn", "canonical": None, "prev": "../", "next": None, "skip": "#barn"}
     new = {**old, "title": "Stall", "prev": "../barn/", "skip": "#stall"}

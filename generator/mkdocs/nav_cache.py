@@ -14,7 +14,8 @@ Not cached, rendered by the theme as before: section index pages (they change th
 entry), pages with other pages below their URL (relative URLs would differ), pages outside the
 nav, and any page where one of the two entries is not found exactly once. The first cached page
 of each build is also rendered in full and compared; if the two differ, nothing is cached for
-the rest of that build.
+the rest of that build. A group's first page rendered again (``page_cache`` comparing it with
+the theme's) gets the navigation kept for it.
 """
 
 from __future__ import annotations
@@ -86,6 +87,8 @@ class NavCache:
             self.groups[key] = [page, module, str(html), self._entry(module, page), None]
             self.misses += 1
             return html
+        if entry[0] is page:  # the group's first page again (``page_cache`` comparing)
+            return Markup(entry[2])
         cached = self._from(entry, page, variables)
         if cached is None:
             self.misses += 1

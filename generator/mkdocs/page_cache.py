@@ -1,22 +1,24 @@
-"""Material's page template, rendered once per group of sibling pages and reused as a skeleton.
+"""Material's page template, rendered once per URL depth and reused as a skeleton.
 
 Rendering ``main.html`` (``base.html``: head, header with search and palette, the ``t()``
-translations, footer, config script) costs more than the page's own parts. Two pages of one nav
-section whose URLs sit in one directory (the groups of ``nav_cache``) get the same page from
-the theme except for: the navigation (two entries, ``nav_cache``), the table of contents and the
-content (``partials/toc.html``, ``partials/content.html``), and in the head and header the title,
-the canonical URL, the ``prev``/``next`` links and the skip link. So the first page P of a group is
-rendered in full while the three partials are recorded; every sibling Q is P's text with those
-partials rendered by the theme for Q and the five values of P replaced by Q's, each where the
-theme puts it and found there exactly once.
+translations, footer, config script) costs more than the page's own parts. Two pages of the nav
+whose URLs are equally deep (every relative URL outside the navigation is the same) and that are
+both section index pages or both not get the same page from the theme except for: the navigation
+(``nav_cache``: two entries replaced in a sibling's, else the theme's), the table of contents and
+the content (``partials/toc.html``, ``partials/content.html``), and in the head and header the
+title, the canonical URL, the ``prev``/``next`` links and the skip link. So the first page P of
+each depth and kind is rendered in full while the three partials are recorded; every other Q is
+P's text with those partials rendered for Q and the five values of P replaced by Q's, each where
+the theme puts it and found there exactly once.
 
 Only with Material's own templates (no ``custom_dir``) and without the features that add more
 of the page to the skeleton (``navigation.footer``, ``navigation.path``). Rendered in full, as
-before: pages outside the nav, index pages, pages with pages below their URL, pages with front
-matter, titles or URLs with HTML special characters, a sibling whose head differs in shape (no
-``prev`` where P has one), and every template but ``main.html`` (the 404 page). The first
-``verify`` pages from a skeleton are also rendered in full and compared; if one differs, every
-page of the rest of the build is rendered in full.
+before: pages outside the nav, the home page, pages with front matter, titles or URLs with HTML
+special characters, a page whose head differs in shape from P's (no ``prev`` where P has one),
+and every template but ``main.html`` (the 404 page). Compared with a full render: the first
+``verify`` pages from a skeleton, and the first page from each skeleton in P's nav section and
+the first in another section; if one differs, every page of the rest of the build is rendered in
+full.
 """
 
 from __future__ import annotations
@@ -46,12 +48,14 @@ class Skeleton:
     """A group's first page: its output cut at the partials, and how it shows its own values."""
 
     def __init__(self, parts: list[str], fragments: list[tuple[str, dict[str, Any]]],
-                 values: dict[str, str | None]) -> None:
+                 values: dict[str, str | None], section: Any) -> None:
         self.parts = parts
         """The text around the partials: before the nav, between nav and toc, … after the content."""
         self.fragments = fragments
         """Per partial (nav first): its name and the variables it was rendered with."""
         self.values = values
+        self.section = section
+        """The nav section of the page it was cut from."""
 
 
 class PageCache:
@@ -61,14 +65,18 @@ class PageCache:
         self.env = env
         self.nav = nav
         self.url = env.filters["url"]
-        self.groups: dict[tuple[Any, str], Skeleton | None] = {}
+        self.groups: dict[tuple[bool, int], Skeleton | None] = {}
         self.recorded: list[tuple[str, str, dict[str, Any]]] | None = None
         self.tocs: dict[tuple[Any, ...], str] = {}
         """Tables of contents by what ``partials/toc.html`` reads of them (``_toc_shape``): most
         model pages have the same sections, and Material renders each twice (sidebar, nav)."""
         self.enabled = True
         self.verify = verify
-        """How many pages from a skeleton are still compared with a full render."""
+        """How many pages from a skeleton are still compared with a full render (besides the
+        first page from each skeleton, always compared)."""
+        self.verified: set[tuple[tuple[bool, int], bool]] = set()
+        """Skeletons whose first page of the source page's section, and first page of another
+        section, were compared with a full render."""
         self.hits = self.misses = self.refused = 0
         """Pages from a skeleton; eligible pages rendered in full (first of a group); pages of a
         group that had to be rendered in full (no skeleton, or the page's head differs in shape)."""
@@ -113,7 +121,7 @@ class PageCache:
     def render(self, variables: dict[str, Any], full: Callable[[dict[str, Any]], str]) -> str:
         """The page ``full`` (the theme's ``main.html``) renders from ``variables``."""
         page = variables.get("page")
-        key = self.nav.key(page, variables.get("nav")) if page is not None and not page.meta else None
+        key = self.key(page, variables.get("nav")) if page is not None and not page.meta else None
         if key is None:
             return full(variables)
         if key not in self.groups:
@@ -131,17 +139,28 @@ class PageCache:
         if cached is None:
             self.refused += 1
             return full(variables)
-        if self.verify > 0:
-            self.verify -= 1
+        seen = key, skeleton.section is page.parent  # type: ignore[union-attr]
+        if self.verify > 0 or seen not in self.verified:
+            self.verify = max(self.verify - 1, 0)
+            self.verified.add(seen)
             self.tocs.clear()
             theirs = full(variables)
             if theirs != cached:
-                log.info("k8s-api-docs: the page %s from its siblings' skeleton differs from the "
-                         "theme's; every page is rendered in full", page.url)
+                log.info("k8s-api-docs: the page %s from a skeleton differs from the theme's; "
+                         "every page is rendered in full", page.url)
                 self.enabled = False
                 return theirs
         self.hits += 1
         return cached
+
+    def key(self, page: Any, nav: Any) -> tuple[bool, int] | None:
+        """The page's skeleton: section index or not, and its URL's depth (``base_url``, so
+        every relative URL outside the navigation, follows from it); ``None`` for pages
+        outside the nav and the home page."""
+        url = getattr(page, "url", None)
+        if nav is None or page.parent is None or not url or not url.endswith("/"):
+            return None
+        return bool(getattr(page, "is_index", False)), url.count("/")
 
     def _skeleton(self, html: str, variables: dict[str, Any],
                   recorded: list[tuple[str, str, dict[str, Any]]],
@@ -164,7 +183,7 @@ class PageCache:
             start = at + len(text)
         parts.append(html[start:])
         fragments = [("nav", nav[1]), *((name, fragment_vars) for name, _, fragment_vars in recorded)]
-        return Skeleton(parts, fragments, values)
+        return Skeleton(parts, fragments, values, variables["page"].parent)
 
     def _from(self, skeleton: Skeleton, variables: dict[str, Any]) -> str | None:
         values = self._values(variables)
