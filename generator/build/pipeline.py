@@ -15,6 +15,7 @@ from generator.analysis.crd_diff import with_crd_changes
 from generator.analysis.diff import diff_apis
 from generator.analysis.timeline import ReleaseIndex, Timeline, index_api, index_fields
 from generator.build.cache import config_digest, template_env
+from generator.build.collector import fewer_collections
 from generator.build.incremental import ChangedModels, PageDependencies, change_olds
 from generator.build.load import load_api, package_history, release_digest, select_groups
 from generator.build.release_cache import LoadedApi, ReleaseCache, Sibling
@@ -104,8 +105,15 @@ def build(config: SiteConfig, state: SiteState | None = None, *,
     with only the pages that can show a changed model rendered again (``build.incremental``).
     Returns the site and the state for the next call (``None`` unless ``state`` or ``keep`` is
     given: only then are the sources' digests taken). ``GeneratedSite.rendered`` lists the pages
-    this call rendered. ``progress`` is called with each release as it is loaded.
+    this call rendered. ``progress`` is called with each release as it is loaded. Runs with
+    fewer garbage collections (``collector``).
     """
+    with fewer_collections():
+        return _build(config, state, progress, keep)
+
+
+def _build(config: SiteConfig, state: SiteState | None, progress: Callable[[str], None] | None,
+           keep: bool) -> tuple[GeneratedSite, SiteState | None]:
     hooks = default_hooks() if config.hooks is None else list(config.hooks)
     env, digest = template_env(config.templates, config.page_format, config.template_cache)
     if state is None and not keep:

@@ -13,6 +13,7 @@ environment variables ``K8S_API_DOCS_ONLY=1.32[,1.31]`` and ``K8S_API_DOCS_GROUP
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -28,6 +29,7 @@ from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from generator.build.cache import use_bytecode_cache
+from generator.build.collector import fewer_collections
 from generator.build.pipeline import build
 from generator.build.state import GeneratedSite, SiteState
 from generator.config import Release, SiteConfig, plugin_config
@@ -146,11 +148,15 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """Search entries per generated release (version → its api and plan, the entries made
         of them): a rebuild while serving recomputes only reloaded releases."""
         self._in_memory = False
+        self._until_shutdown = contextlib.ExitStack()
+        """What ``on_shutdown`` undoes: fewer garbage collections during ``mkdocs build``."""
         """``mkdocs build``: generated pages are handed to MkDocs as text, not written to
         ``pages_dir`` (only ``mkdocs serve`` reads them again, for ``--dirty`` rebuilds)."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._in_memory = command == "build"
+        if command == "build":  # the whole build, MkDocs' pages too (not a server's lifetime)
+            self._until_shutdown.enter_context(fewer_collections())
         if command == "serve" and dirty:
             logging.getLogger("mkdocs.commands.build").addFilter(_DIRTY_NOTICE)
 
@@ -299,6 +305,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         index = json.loads(path.read_text(encoding="utf-8"))
         write_file(path, json.dumps(search_index.reshape(index, pages), ensure_ascii=False,
                                     separators=(",", ":")))
+
+    def on_shutdown(self) -> None:
+        self._until_shutdown.close()
 
     def on_serve(self, server: Any, *, config: MkDocsConfig, builder: Any) -> Any:
         if self.config.templates:

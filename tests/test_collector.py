@@ -1,0 +1,44 @@
+"""Builds run with fewer garbage collections and give the caller its collector back."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from generator.build.collector import BUILD_THRESHOLD, fewer_collections
+from generator.mkdocs.plugin import K8sApiDocsPlugin
+
+
+@pytest.fixture
+def threshold() -> object:
+    saved = gc.get_threshold()
+    gc.set_threshold(700, 10, 10)
+    yield
+    gc.set_threshold(*saved)
+
+
+@pytest.mark.usefixtures("threshold")
+def test_the_threshold_is_raised_inside_and_restored_after_even_on_error() -> None:
+    with fewer_collections():
+        assert gc.get_threshold() == (BUILD_THRESHOLD, 10, 10)
+    assert gc.get_threshold() == (700, 10, 10)
+    with pytest.raises(RuntimeError), fewer_collections():
+        raise RuntimeError
+    assert gc.get_threshold() == (700, 10, 10)
+    gc.set_threshold(50_000, 10, 10)
+    with fewer_collections():
+        assert gc.get_threshold() == (50_000, 10, 10)  # never lowered
+
+
+@pytest.mark.usefixtures("threshold")
+def test_mkdocs_build_runs_with_fewer_collections_until_shutdown_serve_does_not() -> None:
+    plugin = K8sApiDocsPlugin()
+    plugin.on_startup(command="build", dirty=False)
+    assert gc.get_threshold()[0] == BUILD_THRESHOLD
+    plugin.on_shutdown()
+    assert gc.get_threshold() == (700, 10, 10)
+    serving = K8sApiDocsPlugin()
+    serving.on_startup(command="serve", dirty=False)
+    assert gc.get_threshold() == (700, 10, 10)
+    serving.on_shutdown()
