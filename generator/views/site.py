@@ -26,12 +26,12 @@ MAX_SECTIONS = 400
 """Nested-object sections on one page (a huge CRD's deepest ones beyond it are left out, and
 the page says how many), which keeps pages of real CRD sets well under 500 KB of HTML."""
 SPLIT_AT = 250_000
-"""Estimated Markdown bytes (``_tree_bytes``) of a page's nested-object tree above which its
+"""Estimated Markdown bytes (``_section_bytes`` over the tree) of a page's nested-object tree above which its
 top-level objects (``spec``, ``status``…) move to pages of their own
 (``…/clusterIssuer/spec.md``); a sub-page splits the same way above ``SUBPAGE_SPLIT_AT``. This
 keeps every page of real CRD sets (cert-manager's Issuer: ~500 KB of HTML in one page) well
 under 500 KB of HTML, every section and anchor kept."""
-SUBPAGE_SPLIT_AT = 400_000
+SUBPAGE_SPLIT_AT = 480_000
 _SPLIT_MIN = 20_000
 """A subtree smaller than this stays on its parent's page."""
 RESERVED = frozenset({"index", "changes", "assets", "search", "404"})
@@ -305,11 +305,12 @@ def _last_field(model: Model) -> str:
 
 
 def _section_bytes(model: Model) -> int:
-    """Roughly the Markdown bytes of a nested object's section (``partials/nested_objects``)."""
+    """Roughly the Markdown bytes of a nested object's section (``partials/nested_objects``): per
+    row its cells, the field's anchor twice (the row's id and its link) and the ``<wbr>``s."""
     path = len(model.field_path)
     total = 400 + 3 * path + len(model.description)
     for f in model.fields:
-        total += 120 + 2 * (path + len(f.name)) + len(f.description) + len(repr(f.enum))
+        total += 210 + 3 * (path + len(f.name)) + len(f.description) + len(repr(f.enum))
         total += sum(len(repr(rule)) for rule in (*f.validations, *f.item_validations))
     return total
 
