@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import __version__
-from generator.analysis.diff import SEVERITIES, STABILITIES
+from generator.analysis.severity import SEVERITIES, STABILITIES
 from generator.config import PAGE_FORMATS
 from generator.errors import GeneratorError, UsageError, one_line
 from generator.sources import DEFAULT_CACHE, SOURCE_KINDS

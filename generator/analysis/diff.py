@@ -29,6 +29,7 @@ from typing import Any
 
 from generator.analysis.gates import feature_gates
 from generator.analysis.known_data import data_notes
+from generator.analysis.severity import POLICIES, SEVERITIES, STABILITIES
 from generator.analysis.structure import (
     Comparison,
     StructureComparer,
@@ -64,10 +65,6 @@ __all__ = [
     "worst",
 ]
 
-SEVERITIES = ("breaking", "warning", "info")
-"""Change classes, worst first."""
-STABILITIES = ("ga", "beta", "alpha")
-POLICIES = ("allowed", "violation")
 
 CHANGE_KINDS = (
     "api-version-added", "api-version-removed", "model-added", "model-removed",

@@ -32,7 +32,6 @@ from generator.sitebuild.linkcheck import SiteFiles, check_pages
 from generator.sitebuild.mkdocs_yml import ParentConfig, release_mkdocs_yml, release_plugin_options
 from generator.sitebuild.presets import newest_first
 from generator.sitebuild.runner import BUILDERS, BuildJob, BuildResult, default_jobs, run_builds
-from generator.sitebuild.zensical import ZensicalJob, job_command
 from generator.sources import DEFAULT_CACHE, SourceOptions
 from generator.sources.upstream import LOCK_NAME
 from generator.views.pages import title_of
@@ -205,7 +204,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
 
 def zensical_job(parent: ParentConfig, version: str, plugin_options: dict[str, Any], work: Path,
                  site_dir: Path, site_url: str) -> BuildJob:
-    """The job that builds one release with Zensical (``sitebuild.zensical``)."""
+    """The job that builds one release with Zensical (``sitebuild.zensical``, imported here:
+    the MkDocs builder does not load it)."""
+    from generator.sitebuild.zensical import ZensicalJob, job_command
+
     job_file = work / "zensical-job.json"
     ZensicalJob(str(parent.path), version, plugin_options, str(work / "zensical"), str(site_dir),
                 site_url).save(job_file)
