@@ -148,10 +148,10 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """Search entries per generated release (version → its api and plan, the entries made
         of them): a rebuild while serving recomputes only reloaded releases."""
         self._in_memory = False
-        self._until_shutdown = contextlib.ExitStack()
-        """What ``on_shutdown`` undoes: fewer garbage collections during ``mkdocs build``."""
         """``mkdocs build``: generated pages are handed to MkDocs as text, not written to
         ``pages_dir`` (only ``mkdocs serve`` reads them again, for ``--dirty`` rebuilds)."""
+        self._until_shutdown = contextlib.ExitStack()
+        """What ``on_shutdown`` undoes: fewer garbage collections during ``mkdocs build``."""
 
     def on_startup(self, *, command: str, dirty: bool) -> None:
         self._in_memory = command == "build"
