@@ -39,6 +39,18 @@ _WRAPPER = "{{ k8s_api_docs_nav() }}"
 log = logging.getLogger(__name__)
 
 
+def same_as_theme(cache: Any, cached: str, theirs: str, what: str) -> bool:
+    """Whether a cache's result equals the theme's own for the same page; if not, the cache
+    (``NavCache``, ``page_cache.PageCache``) is turned off for the rest of the build, and why is
+    logged."""
+    if cached == theirs:
+        return True
+    log.info("k8s-api-docs: %s differs from the theme's; the theme renders the rest of the build",
+             what)
+    cache.enabled = False
+    return False
+
+
 class NavCache:
     """Installed into a build's theme environment by ``install``; state lives for that build."""
 
@@ -96,10 +108,7 @@ class NavCache:
         if self.verify > 0:
             self.verify -= 1
             full = self._full(variables)
-            if full != cached:
-                log.info("k8s-api-docs: the cached navigation of %s differs from the theme's; "
-                         "every page's navigation is rendered in full", page.url)
-                self.enabled = False
+            if not same_as_theme(self, cached, full, f"the cached navigation of {page.url}"):
                 return full
         self.hits += 1
         return cached

@@ -23,7 +23,6 @@ full.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -31,7 +30,7 @@ import jinja2
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from generator.mkdocs.nav_cache import NavCache
+from generator.mkdocs.nav_cache import NavCache, same_as_theme
 
 MAIN = "main.html"
 TOC = "partials/toc.html"
@@ -40,8 +39,6 @@ FRAGMENTS = (TOC, "partials/content.html")
 UNSAFE_FEATURES = frozenset({"navigation.footer", "navigation.path"})
 """Features that put more of the page into the text between the partials."""
 _SPECIAL = frozenset('<>&"\'')
-
-log = logging.getLogger(__name__)
 
 
 class Skeleton:
@@ -145,10 +142,7 @@ class PageCache:
             self.verified.add(seen)
             self.tocs.clear()
             theirs = full(variables)
-            if theirs != cached:
-                log.info("k8s-api-docs: the page %s from a skeleton differs from the theme's; "
-                         "every page is rendered in full", page.url)
-                self.enabled = False
+            if not same_as_theme(self, cached, theirs, f"the page {page.url} from a skeleton"):
                 return theirs
         self.hits += 1
         return cached
