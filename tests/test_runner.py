@@ -1,0 +1,91 @@
+"""``sitebuild.runner``: release builds in forked children are the same builds as
+``python -m mkdocs build`` subprocesses — same files, same environment rules, same failures."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.sitebuild.runner import BuildJob, BuildResult, can_fork, run_builds
+
+pytestmark = pytest.mark.skipif(not can_fork([]), reason="forked builds are Linux-only")
+
+HOOK = '''\
+import json, os, sys
+from pathlib import Path
+
+def on_config(config):
+    seen = {name: os.environ.get(name) for name in
+            ("K8S_API_DOCS_ONLY", "K8S_API_DOCS_GROUPS", "NO_MKDOCS_2_WARNING", "PYTHONHASHSEED")}
+    seen["stdout_is_capture"] = not sys.stdout.isatty()
+    Path(config.config_file_path).with_name("seen.json").write_text(json.dumps(seen))
+    print("hook ran for", Path(config.config_file_path).parent.name)
+'''
+
+
+def project(root: Path, name: str, page: str = "# Home\n\nA page.\n") -> BuildJob:
+    """A one-page MkDocs project (plain theme, strict, a hook recording what the build saw)."""
+    base = root / name
+    (base / "docs").mkdir(parents=True)
+    (base / "docs" / "index.md").write_text(page, encoding="utf-8")
+    (base / "hook.py").write_text(HOOK, encoding="utf-8")
+    config = base / "mkdocs.yml"
+    config.write_text(f"site_name: {name}\ntheme: {{name: mkdocs}}\nstrict: true\n"
+                      f"site_dir: {base / 'site'}\nhooks: [{base / 'hook.py'}]\n", encoding="utf-8")
+    return BuildJob(name, config)
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != "sitemap.xml.gz"}
+
+
+@pytest.fixture(autouse=True)
+def _serve_filters_and_fixed_dates(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("K8S_API_DOCS_ONLY", "1.31")  # serve-time filters the builds must not see
+    monkeypatch.setenv("K8S_API_DOCS_GROUPS", "node")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_forked_builds_equal_subprocess_builds(tmp_path: Path, workers: int) -> None:
+    jobs = {mode: [project(tmp_path / mode, name) for name in ("a", "b", "c")]
+            for mode in ("forked", "subprocess")}
+    done: list[str] = []
+    forked = run_builds(jobs["forked"], workers, lambda r: done.append(r.version), fork=True)
+    plain = run_builds(jobs["subprocess"], workers, fork=False)
+    assert [r.version for r in forked] == ["a", "b", "c"] and sorted(done) == ["a", "b", "c"]
+    assert all(r.ok for r in forked + plain), [r.output for r in forked + plain]
+    for name in ("a", "b", "c"):
+        forked_dir, plain_dir = tmp_path / "forked" / name, tmp_path / "subprocess" / name
+        assert tree(forked_dir / "site") == tree(plain_dir / "site")
+        seen = json.loads((forked_dir / "seen.json").read_text())
+        assert seen == json.loads((plain_dir / "seen.json").read_text())
+        assert seen == {"K8S_API_DOCS_ONLY": None, "K8S_API_DOCS_GROUPS": None,
+                        "NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0", "stdout_is_capture": True}
+    outputs = {r.version: r.output for r in forked}
+    assert f"hook ran for {forked[0].version}" in outputs["a"]  # the child's print is captured
+    assert "Documentation built" in outputs["b"]  # and MkDocs' own log
+    assert all("hook ran for b" not in outputs[v] for v in ("a", "c"))
+
+
+def test_a_failing_build_fails_alone_with_its_output(tmp_path: Path) -> None:
+    good = project(tmp_path, "good")
+    bad = project(tmp_path, "bad", "# Home\n\n[broken](missing.md)\n")
+    gone = BuildJob("gone", tmp_path / "nowhere" / "mkdocs.yml")
+    for fork in (True, False):
+        results: dict[str, BuildResult] = {r.version: r for r in run_builds([bad, good, gone], 2, fork=fork)}
+        assert results["good"].ok
+        assert not results["bad"].ok and "missing.md" in results["bad"].output
+        assert "Aborted with 1 warnings in strict mode" in results["bad"].output
+        assert not results["gone"].ok and "nowhere" in results["gone"].output
+
+
+def test_jobs_with_a_command_of_their_own_run_as_subprocesses(tmp_path: Path) -> None:
+    job = BuildJob("own", tmp_path / "x.json", (sys.executable, "-c", "print('own command')"))
+    assert not can_fork([job]) and can_fork([BuildJob("m", tmp_path / "mkdocs.yml")])
+    [result] = run_builds([job], 2)
+    assert result.ok and result.output == "own command"
