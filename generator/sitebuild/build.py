@@ -133,6 +133,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             or not (out / v / "index.html").is_file()]
     summary = BuildSummary(out)
     site_releases = [releases[v] for v in oldest_first]
+    newest = oldest_first[-1]
+    listed: dict[str, list[str]] = {}
+    """HTML pages of each release built by this run, listed as its build finishes."""
+    alias_staging = out / f"{STAGING_PREFIX}{LATEST_ALIAS}"
 
     def build(versions: list[str]) -> None:
         jobs = []
@@ -155,12 +159,18 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             def done(result: BuildResult) -> None:
                 bar.set_postfix_str(f"{result.version} {result.seconds:.1f} s")
                 bar.update(1)
+                if result.ok:  # done while the other releases still build
+                    listed[result.version] = html_pages(out / f"{STAGING_PREFIX}{result.version}")
+                    if result.version == newest:
+                        _stage_alias(alias_staging, newest, titles, listed[newest])
             # newest (largest) releases first: the last build to finish is a small one
             rank = {v: i for i, v in enumerate(newest_first([job.version for job in jobs]))}
             finished = {r.version: r for r in run_builds(sorted(jobs, key=lambda j: rank[j.version]),
                                                          max(1, options.jobs), done)}
             results = [finished[job.version] for job in jobs]
         failed = [r for r in results if not r.ok]
+        if failed:
+            remove_dir(alias_staging)
         for result in failed:
             remove_dir(out / f"{STAGING_PREFIX}{result.version}")
             write_file(cache_dir / "build-site" / result.version / "build.log", result.output + "\n")
@@ -172,7 +182,7 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             check_links(out, [r.version for r in results], STAGING_PREFIX)
         for result in results:
             swap_dir(out / f"{STAGING_PREFIX}{result.version}", out / result.version)
-            pages = html_pages(out / result.version)
+            pages = listed[result.version]
             entries[result.version] = ManifestEntry(keys[result.version], len(pages),
                                                     page_set_digest(pages), digests[result.version],
                                                     *shapes[result.version])
@@ -192,9 +202,11 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
         del entries[version]
     order = newest_first(list(releases))
     alias_home = out / LATEST_ALIAS / "index.html"
-    if order[0] in summary.built or not alias_home.is_file() or alias_home.read_text(
-            encoding="utf-8") != alias_pages(["index.html"], order[0], titles)["index.html"]:
-        _write_alias(out, order[0], titles)
+    if not alias_staging.is_dir() and (not alias_home.is_file() or alias_home.read_text(
+            encoding="utf-8") != alias_pages(["index.html"], newest, titles)["index.html"]):
+        _stage_alias(alias_staging, newest, titles, html_pages(out / newest))
+    if alias_staging.is_dir():
+        swap_dir(alias_staging, out / LATEST_ALIAS)
     write_file(out / "versions.json", versions_json(order))
     write_file(out / "index.html", landing_page(parent.site_name, order, titles))
     manifest.save()
@@ -249,12 +261,11 @@ def _site_url(url: str, releases: int) -> str:
         raise UsageError(str(exc)) from None
 
 
-def _write_alias(out: Path, newest: str, titles: dict[str, str]) -> None:
-    """``out/latest/``: a redirect to the newest release's page for each of its pages."""
-    staging = out / f"{STAGING_PREFIX}{LATEST_ALIAS}"
+def _stage_alias(staging: Path, newest: str, titles: dict[str, str], pages: list[str]) -> None:
+    """The next ``out/latest/`` in ``staging``: a redirect to the newest release's page for each
+    of its ``pages``."""
     remove_dir(staging)
-    write_pages(staging, alias_pages(html_pages(out / newest), newest, titles))
-    swap_dir(staging, out / LATEST_ALIAS)
+    write_pages(staging, alias_pages(pages, newest, titles))
 
 
 def _last_error(output: str) -> str:
