@@ -58,6 +58,17 @@ def template_env(templates: Path | None, page_format: str = "mkdocs",
     return env, digest
 
 
+def compile_templates(templates: Path | None, bytecode_dir: Path, page_format: str = "mkdocs") -> None:
+    """Compile every template of ``template_env(templates, page_format)`` into ``bytecode_dir``,
+    for the builds that follow to load (``build-site`` does this beside its own start-up, on the
+    core that would idle)."""
+    env, _ = template_env(templates, page_format, bytecode_dir)
+    other = "" if page_format == "gfm" else "gfm/"  # the other format's templates
+    for name in env.list_templates():
+        if not (other and name.startswith(other)):
+            env.get_template(name)
+
+
 def config_digest(config: SiteConfig, templates_digest: str) -> str:
     """Digest of every input of a build but the source bytes (``SiteState`` has those)."""
     hooks = config.hooks

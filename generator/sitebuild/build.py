@@ -8,11 +8,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
+from generator.build.cache import compile_templates
 from generator.build.incremental import ReleaseInputs, release_shape
 from generator.build.load import release_digest
 from generator.build.release_cache import stale_entries
@@ -32,6 +34,7 @@ from generator.sitebuild.linkcheck import SiteFiles, check_pages
 from generator.sitebuild.mkdocs_yml import ParentConfig, release_mkdocs_yml, release_plugin_options
 from generator.sitebuild.presets import newest_first
 from generator.sitebuild.runner import BUILDERS, BuildJob, BuildResult, default_jobs, run_builds
+from generator.sitebuild.warm import compile_theme_templates
 from generator.sources import DEFAULT_CACHE, SourceOptions
 from generator.sources.upstream import LOCK_NAME
 from generator.views.pages import title_of
@@ -140,6 +143,7 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
 
     def build(versions: list[str]) -> None:
         jobs = []
+        warm = prepare = None
         for version in versions:
             work = cache_dir / "build-site" / version
             site_dir = out / f"{STAGING_PREFIX}{version}"
@@ -154,6 +158,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             write_file(config_file, release_mkdocs_yml(parent, releases[version], plugin_options,
                                                        site_dir=site_dir, site_url=site_url))
             jobs.append(BuildJob(version, config_file))
+            if warm is None:  # the templates, compiled once for all the builds
+                warm = partial(compile_theme_templates, config_file, cache_dir / "jinja")
+                prepare = partial(compile_templates, plugin_config(plugin_options, work).templates,
+                                  cache_dir / "jinja")
         with tqdm(total=len(jobs), desc="build-site", unit="release",
                   disable=not options.progress or not jobs, leave=False) as bar:
             def done(result: BuildResult) -> None:
@@ -166,7 +174,8 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             # newest (largest) releases first: the last build to finish is a small one
             rank = {v: i for i, v in enumerate(newest_first([job.version for job in jobs]))}
             finished = {r.version: r for r in run_builds(sorted(jobs, key=lambda j: rank[j.version]),
-                                                         max(1, options.jobs), done)}
+                                                         max(1, options.jobs), done, warm=warm,
+                                                         prepare=prepare)}
             results = [finished[job.version] for job in jobs]
         failed = [r for r in results if not r.ok]
         if failed:

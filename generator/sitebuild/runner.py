@@ -80,13 +80,17 @@ def run_build(job: BuildJob) -> BuildResult:
 
 def run_builds(jobs: Sequence[BuildJob], workers: int,
                on_done: Callable[[BuildResult], None] | None = None,
-               fork: bool | None = None) -> list[BuildResult]:
+               fork: bool | None = None, warm: Callable[[], None] | None = None,
+               prepare: Callable[[], None] | None = None) -> list[BuildResult]:
     """Build every job, ``workers`` at a time; results in job order. ``fork``: run the jobs in
-    forked children (default: where ``can_fork`` says so)."""
+    forked children (default: where ``can_fork`` says so). Only then: ``warm`` fills a cache the
+    builds share, in a child of its own, while this process runs ``prepare`` (whose results in
+    memory the builds inherit) and preloads; the builds start when all that is done. Neither
+    changes what is built: failing there only costs the builds the time they would save."""
     if fork is None:
         fork = can_fork(jobs)
     if fork:
-        return _run_forked(jobs, workers, on_done)
+        return _run_forked(jobs, workers, on_done, warm, prepare)
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     results: dict[str, BuildResult] = {}
@@ -133,12 +137,23 @@ def preload(config_file: Path) -> None:
 
 
 def _run_forked(jobs: Sequence[BuildJob], workers: int,
-                on_done: Callable[[BuildResult], None] | None) -> list[BuildResult]:
+                on_done: Callable[[BuildResult], None] | None,
+                warm: Callable[[], None] | None,
+                prepare: Callable[[], None] | None) -> list[BuildResult]:
     """``run_builds`` with each job in a child forked from this process after ``preload``."""
     import tempfile
 
-    if jobs:
+    if not jobs:
+        return []
+    warming = _call_in_child(warm) if warm else None
+    try:
+        if prepare:
+            with contextlib.suppress(Exception):
+                prepare()
         preload(jobs[0].config_file)
+    finally:
+        if warming:
+            os.waitpid(warming, 0)
     pending = list(jobs)
     running: dict[int, tuple[BuildJob, IO[bytes], float]] = {}
     results: dict[str, BuildResult] = {}
@@ -169,6 +184,24 @@ def _run_forked(jobs: Sequence[BuildJob], workers: int,
         _stop(running)
         raise
     return [results[job.version] for job in jobs]
+
+
+def _call_in_child(call: Callable[[], None]) -> int:
+    """Run ``call`` in a forked child, its output discarded; the child's pid."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 1
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        for fd in (1, 2):
+            os.dup2(devnull, fd)
+        call()
+        code = 0
+    finally:
+        os._exit(code)
 
 
 def _build_in_child(job: BuildJob, capture: IO[bytes]) -> NoReturn:
