@@ -89,3 +89,50 @@ def test_jobs_with_a_command_of_their_own_run_as_subprocesses(tmp_path: Path) ->
     assert not can_fork([job]) and can_fork([BuildJob("m", tmp_path / "mkdocs.yml")])
     [result] = run_builds([job], 2)
     assert result.ok and result.output == "own command"
+
+
+def test_failing_warm_and_prepare_steps_change_nothing(tmp_path: Path) -> None:
+    def fails() -> None:
+        raise RuntimeError("warming failed")
+
+    jobs = [project(tmp_path, "a"), project(tmp_path, "b")]
+    results = run_builds(jobs, 2, fork=True, warm=fails, prepare=fails)
+    assert [r.ok for r in results] == [True, True]
+    assert all("warming failed" not in r.output for r in results)
+
+
+def test_theme_templates_compiled_ahead_are_what_a_build_loads(tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """After ``compile_theme_templates``, the theme environment a build makes (same config, same
+    bytecode directory) loads the page template and everything it includes without compiling."""
+    import jinja2
+    from mkdocs.config import load_config
+
+    from generator.build.cache import use_bytecode_cache
+    from generator.sitebuild.warm import compile_theme_templates
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Home\n", encoding="utf-8")
+    config_file = tmp_path / "mkdocs.yml"
+    config_file.write_text("site_name: t\ntheme: {name: material}\n", encoding="utf-8")
+    bytecode = tmp_path / "jinja"
+    compile_theme_templates(config_file, bytecode)
+    assert len(list(bytecode.rglob("*.cache"))) > 20  # base.html, the partials, 404, sitemap …
+
+    compiled: list[str] = []
+    original = jinja2.Environment.compile
+
+    def counting(self: jinja2.Environment, source: str, name: str | None = None, *args: object,
+                 **kwargs: object) -> object:
+        compiled.append(str(name))
+        return original(self, source, name, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(jinja2.Environment, "compile", counting)
+    env = load_config(str(config_file)).theme.get_env()
+    use_bytecode_cache(env, bytecode)
+    for name in ("main.html", "base.html", "partials/header.html", "partials/nav-item.html",
+                 "404.html", "sitemap.xml"):
+        env.get_template(name)
+    assert compiled == []
+    env.get_template("partials/tabs.html")  # included only with navigation.tabs: compiled ahead too
+    assert compiled == []
