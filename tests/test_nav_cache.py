@@ -1,6 +1,6 @@
-"""Material's navigation rendered once per group of sibling pages (``generator.mkdocs.nav_cache``),
-and the rest of the page from a skeleton (``page_cache``): the built site must be byte for byte
-the one the theme renders page by page."""
+"""Material's navigation derived from another page's (``generator.mkdocs.nav_cache``), and the
+rest of the page from a skeleton (``page_cache``): the built site must be byte for byte the one
+the theme renders page by page."""
 
 from __future__ import annotations
 
