@@ -56,8 +56,8 @@ def _sites(root: Path, source: Path, custom_dir: Path | None = None, force: bool
         caches.append(install_page(env, nav))
         return caches[-1]
 
-    def nav_and_page(env: Any) -> Any:
-        nav = install_nav(env)
+    def nav_and_page(env: Any, **options: Any) -> Any:
+        nav = install_nav(env, **options)
         recording(env, nav)
         return nav
 
@@ -67,7 +67,7 @@ def _sites(root: Path, source: Path, custom_dir: Path | None = None, force: bool
             patch.setattr(plugin.nav_cache, "install", nav_and_page)
         cached = _build(root, "cached", source, custom_dir)
         patch.setattr(plugin.page_cache, "install", lambda env, nav: None)
-        patch.setattr(plugin.nav_cache, "install", lambda env: None)
+        patch.setattr(plugin.nav_cache, "install", lambda env, **_: None)
         plain = _build(root, "plain", source, custom_dir)
     return cached, plain, caches
 

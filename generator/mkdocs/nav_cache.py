@@ -1,29 +1,38 @@
-"""The theme's navigation, rendered once per group of sibling pages instead of once per page.
+"""The theme's navigation, rendered in full about once per URL depth and otherwise derived.
 
 Material renders the whole primary navigation into every page (``partials/nav.html``): with
-``navigation.prune`` still ~40 KB and ~40% of a release build's page rendering, although two pages
-of one section get the same navigation except for their own entries. Pages of one nav section
-whose URLs sit in one directory (``core/v1/pod/``, ``core/v1/podSpec/``) see every other entry
-through the same relative URL, and every section above them is open alike. So the navigation of
-the first such page P is rendered by the theme and kept; for a sibling Q it is P's text with two
-entries rendered again by the theme's own macro (``partials/nav-item.html``): P's entry as a plain
-link instead of the current page (with its table of contents), Q's plain link as the current page.
-The result is the theme's own output byte for byte.
+``navigation.prune`` still ~40 KB and ~40% of a release build's page rendering. Two pages D and Q
+get the same navigation except in the two entries where their paths through the nav part (below
+the last section both are in, or at the top): D's (D's page, or the section holding it, expanded)
+and Q's (collapsed); the sections above are open alike for both and every other entry is shown
+alike, as long as each URL in it is the same relative to D and to Q. That holds when the two URLs
+are equally deep and no URL outside those two entries starts with the directory where D's and Q's
+URLs part (``_Tree.separate``). So Q's navigation is D's text with the two entries rendered again by
+the theme's own macro (``partials/nav-item.html``, with the path, level and parent
+``partials/nav.html`` gives them): D's as Q sees it, Q's as the current one. D's entry is where it
+was put or found in D's text; Q's entry is found there as D was shown it (exactly once). A section
+index page's entry is its section's (``navigation.indexes``).
 
-Not cached, rendered by the theme as before: section index pages (they change their section's
-entry), pages with other pages below their URL (relative URLs would differ), pages outside the
-nav, and any page where one of the two entries is not found exactly once. The first cached page
-of each build is also rendered in full and compared; if the two differ, nothing is cached for
-the rest of that build. A group's first page rendered again (``page_cache`` comparing it with
-the theme's) gets the navigation kept for it.
+D is the first page rendered at Q's URL depth that shares Q's section (else the section above, …,
+else none); the first page of each depth is rendered in full. A collapsed entry shows its URLs
+relative to the page, so it is rendered once per URL directory it is seen from, when none of its
+URLs is below the page's. Rendered by the theme as before: pages outside the nav, twice in it, or
+with URLs not ending in ``/``, and every page for which no D fits. With templates of one's own
+(``custom_dir``, ``across=False``) only sibling pages of one section are derived (the two entries
+are page entries). The first derived navigation, and the first of each kind (the level where the
+paths part, and what the two entries are), is also rendered in full and compared; if the two
+differ, the theme renders the rest of the build. A page rendered again (``page_cache`` comparing
+it with the theme's) gets the navigation just rendered for it.
 """
 
 from __future__ import annotations
 
 import logging
 import posixpath
-from itertools import pairwise
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import jinja2
 from jinja2 import pass_context
@@ -38,6 +47,9 @@ _WRAPPER = "{{ k8s_api_docs_nav() }}"
 
 log = logging.getLogger(__name__)
 
+Parts = tuple[str, ...]
+Span = tuple[int, int]
+
 
 def same_as_theme(cache: Any, cached: str, theirs: str, what: str) -> bool:
     """Whether a cache's result equals the theme's own for the same page; if not, the cache
@@ -51,18 +63,109 @@ def same_as_theme(cache: Any, cached: str, theirs: str, what: str) -> bool:
     return False
 
 
+class _Node:
+    """An entry of the nav as ``partials/nav.html`` renders it: the item and the macro's arguments."""
+
+    __slots__ = ("item", "level", "parent", "path")
+
+    def __init__(self, item: Any, path: str, level: int, parent: Any) -> None:
+        self.item, self.path, self.level, self.parent = item, path, level, parent
+
+    def render(self, module: Any) -> str:
+        if self.parent is None:  # a top-level entry: ``nav.html`` passes no parent
+            return str(module.render(self.item, self.path, self.level))
+        return str(module.render(self.item, self.path, self.level, self.parent))
+
+
+class _Tree:
+    """Where each page sits in the nav, and which entries hold the URLs below each directory."""
+
+    def __init__(self, nav: Any, indexes: bool, other_urls: list[str]) -> None:
+        self.indexes = indexes
+        self.chains: dict[str, list[_Node] | None] = {}
+        """Per page URL: its entries from the top down to its own (``None``: twice in the nav)."""
+        self.holders: dict[Parts, str] = {}
+        """Per directory: the path of the smallest entry holding every URL below it (``""``: none
+        does, e.g. for the logo's and the home page's links, outside every entry)."""
+        self._walk(nav.items, "__nav", 1, None, [])
+        for url in other_urls:
+            self._hold(url, "")
+
+    def _walk(self, items: list[Any], base: str, level: int, parent: Any,
+              chain: list[_Node]) -> None:
+        index = None
+        if parent is not None and self.indexes:  # the section's own page (``navigation.indexes``)
+            index = next((item for item in items if getattr(item, "is_index", False)), None)
+        for number, item in enumerate(items, 1):
+            node = _Node(item, f"{base}_{number}", level, parent)
+            here = [*chain, node]
+            if getattr(item, "children", None):
+                self._walk(item.children, node.path, level + 1, item, here)
+                continue
+            url = getattr(item, "url", None)
+            if isinstance(url, str):
+                self._hold(url, node.path)
+            if getattr(item, "is_page", False):
+                own = chain if item is index else here
+                self.chains[item.url] = None if item.url in self.chains else own
+
+    def _hold(self, url: str, path: str) -> None:
+        parsed = urlsplit(url)
+        if parsed.scheme or parsed.netloc or url.startswith(("/", "#")):
+            return  # the theme's ``url`` filter leaves it as it is
+        parts = _parts(url)
+        for end in range(1, len(parts) + 1):
+            held = self.holders.get(parts[:end])
+            self.holders[parts[:end]] = path if held is None else _common(held, path)
+
+    def within(self, parts: Parts, node: _Node) -> bool:
+        """Whether every URL below directory ``parts`` (if any) is in entry ``node``."""
+        held = self.holders.get(parts)
+        return held is None or held == node.path or held.startswith(node.path + "_")
+
+    def separate(self, d: Parts, q: Parts, a: _Node, b: _Node) -> bool:
+        """Whether every URL outside entries ``a`` and ``b`` is the same relative to page URLs
+        ``d`` and ``q``: equally deep, and those below the directory where they part are in
+        ``a`` (``d``'s side) or ``b``."""
+        if len(d) != len(q) or d == q:
+            return False
+        common = _parting(d, q)
+        return self.within(d[:common + 1], a) and self.within(q[:common + 1], b)
+
+
+class _Nav:
+    """A page's navigation and what it is made of."""
+
+    __slots__ = ("chain", "html", "module", "page", "parts", "spans")
+
+    def __init__(self, page: Any, parts: Parts, chain: list[_Node], module: Any) -> None:
+        self.page, self.parts, self.chain, self.module = page, parts, chain, module
+        self.html = ""
+        self.spans: list[Span | None] = [None] * len(chain)
+        """Where each entry of the chain is in ``html``, where known."""
+
+    def around(self, level: int) -> Span:
+        """The smallest known span holding the entry at ``level`` (its section's, …, or all)."""
+        return next((s for s in reversed(self.spans[:level]) if s is not None), (0, len(self.html)))
+
+
 class NavCache:
     """Installed into a build's theme environment by ``install``; state lives for that build."""
 
-    def __init__(self, env: jinja2.Environment, verify: int = 1) -> None:
+    def __init__(self, env: jinja2.Environment, verify: int = 1, across: bool = True) -> None:
         self.env = env
-        self.groups: dict[tuple[Any, str], list[Any]] = {}
-        """Per group: its first page, the nav-item macros in that page's context, its nav, its
-        entry, and its plain link as its siblings show it (once known)."""
-        self.nested: set[str] | None = None
+        self.across = across
+        """Derive across sections (the theme's own templates); else only between sibling pages."""
         self.enabled = True
         self.verify = verify
-        """How many cached results are still compared with a full render."""
+        """How many derived navigations are still compared with a full render (besides the first
+        of each kind, always compared)."""
+        self.verified: set[tuple[Any, ...]] = set()
+        self.tree: _Tree | None = None
+        self.donors: dict[tuple[int, str], _Nav] = {}
+        """Per URL depth and section (its path; ``""``: the top): the first page rendered there."""
+        self.collapsed: dict[tuple[str, Parts], str] = {}
+        """Collapsed entries by entry and the URL directory they are seen from."""
         self.hits = self.misses = 0
         self.last: tuple[str, dict[str, Any]] | None = None
         """The latest navigation rendered and its variables (``page_cache`` cuts pages there)."""
@@ -83,90 +186,174 @@ class NavCache:
         return self.render_variables(context.get_all())
 
     def render_variables(self, variables: dict[str, Any]) -> Markup:
-        html = self._render(variables)
-        self.last = str(html), variables
-        return html
-
-    def _render(self, variables: dict[str, Any]) -> Markup:
         page = variables.get("page")
-        key = self.key(page, variables.get("nav")) if self.enabled else None
-        if key is None:
+        if self.enabled and self.last is not None and page is not None \
+                and self.last[1].get("page") is page:  # the same page again
+            html = self.last[0]
+        else:
+            html = self._render(variables)
+        self.last = html, variables
+        return Markup(html)
+
+    def _render(self, variables: dict[str, Any]) -> str:
+        q = self._place(variables) if self.enabled else None
+        if q is None:
             return self._full(variables)
-        entry = self.groups.get(key)
-        if entry is None:
-            html = self._full(variables)
-            module = self._module(variables)
-            self.groups[key] = [page, module, str(html), self._entry(module, page), None]
+        for d, level in self._donors(q):
+            kind = self._derive(d, level, q)
+            if kind is None:
+                continue
+            if self.verify > 0 or kind not in self.verified:
+                self.verify = max(self.verify - 1, 0)
+                self.verified.add(kind)
+                full = self._full(variables)
+                if not same_as_theme(self, q.html, full,
+                                     f"the derived navigation of {q.page.url}"):
+                    return full
+            self.hits += 1
+            break
+        else:
+            q.html = self._full(variables)
             self.misses += 1
-            return html
-        if entry[0] is page:  # the group's first page again (``page_cache`` comparing)
-            return Markup(entry[2])
-        cached = self._from(entry, page, variables)
-        if cached is None:
-            self.misses += 1
-            return self._full(variables)
-        if self.verify > 0:
-            self.verify -= 1
-            full = self._full(variables)
-            if not same_as_theme(self, cached, full, f"the cached navigation of {page.url}"):
-                return full
-        self.hits += 1
-        return cached
+        for level in range(len(q.chain)):
+            self.donors.setdefault((len(q.parts), q.chain[level - 1].path if level else ""), q)
+        return q.html
 
-    def _full(self, variables: dict[str, Any]) -> Markup:
-        return Markup(self.env.get_template(_THEME_NAV).render(variables))
+    def _full(self, variables: dict[str, Any]) -> str:
+        return self.env.get_template(_THEME_NAV).render(variables)
 
-    def _module(self, variables: dict[str, Any]) -> Any:
-        """The theme's nav-item macros in the context of ``variables``' page."""
-        return self.env.get_template(NAV_ITEM).make_module(variables)
-
-    @staticmethod
-    def _entry(module: Any, item: Any) -> str:
-        """The nav entry of page ``item`` as ``module``'s page shows it."""
-        return str(module.render(item, "", 1))  # path and level matter only for sections
-
-    def _from(self, entry: list[Any], page: Any, variables: dict[str, Any]) -> Markup | None:
-        source, source_module, html, source_current, source_link = entry
-        module = self._module(variables)
-        if source_link is None:  # source is no longer the current page; alike for every sibling
-            source_link = entry[4] = self._entry(module, source)
-        page_current = self._entry(module, page)
-        page.active = False  # as it was while the source page was rendered
-        try:
-            page_link = self._entry(source_module, page)
-        finally:
-            page.active = True
-        i, j = html.find(source_current), html.find(page_link)
-        if i < 0 or j < 0 or html.count(source_current) != 1 or html.count(page_link) != 1:
-            return None
-        spans = sorted([(i, len(source_current), source_link), (j, len(page_link), page_current)])
-        (a, a_len, a_text), (b, b_len, b_text) = spans
-        if a + a_len > b:
-            return None
-        return Markup(html[:a] + a_text + html[a + a_len:b] + b_text + html[b + b_len:])
-
-    def key(self, page: Any, nav: Any) -> tuple[Any, str] | None:
-        """The page's group: its section and its URL's directory; ``None`` for pages not cached."""
-        if page is None or nav is None or getattr(page, "is_index", True) or page.parent is None:
-            return None
+    def _place(self, variables: dict[str, Any]) -> _Nav | None:
+        """The page's navigation to make, or ``None`` for a page the theme renders."""
+        page, nav = variables.get("page"), variables.get("nav")
         url = getattr(page, "url", None)
-        if not url or not url.endswith("/"):
+        if nav is None or not isinstance(url, str) or not url.endswith("/"):
             return None
-        if self.nested is None:
-            self.nested = _nested_urls([p.url for p in nav.pages])
-        if url in self.nested:
+        if self.tree is None:
+            config = variables.get("config") or {}
+            extra, theme = config.get("extra") or {}, config.get("theme") or {}
+            homepage = getattr(nav.homepage, "url", None)
+            other = [u for u in (extra.get("homepage"), homepage, theme.get("logo"))
+                     if isinstance(u, str)]
+            self.tree = _Tree(nav, "navigation.indexes" in (variables.get("features") or ()), other)
+        chain = self.tree.chains.get(url)
+        if not chain or not page.active or not all(node.item.active for node in chain):
             return None
-        # the section itself (hashed by identity, held by the key: never another's address)
-        return page.parent, posixpath.dirname(url.rstrip("/"))
+        return _Nav(page, _parts(url), chain, self.env.get_template(NAV_ITEM).make_module(variables))
+
+    def _donors(self, q: _Nav) -> Iterator[tuple[_Nav, int]]:
+        """Pages to derive ``q`` from, the closest first, with the level where their paths part."""
+        for shared in range(len(q.chain) - 1, -1, -1):
+            d = self.donors.get((len(q.parts), q.chain[shared - 1].path if shared else ""))
+            if d is None or d.page is q.page:
+                continue
+            level = _parting([n.path for n in d.chain], [n.path for n in q.chain])
+            if level < min(len(d.chain), len(q.chain)):  # else one page's entry holds the other's
+                yield d, level
+
+    def _derive(self, d: _Nav, level: int, q: _Nav) -> tuple[Any, ...] | None:
+        """Make ``q.html`` from ``d``'s navigation; the kind of derivation, or ``None`` if it
+        cannot be done."""
+        a, b = d.chain[level], q.chain[level]
+        a_own, b_own = level == len(d.chain) - 1, level == len(q.chain) - 1
+        pages = a_own and b_own and a.item is d.page and b.item is q.page
+        if not self.across and not pages:
+            return None
+        if self.tree is None or not self.tree.separate(d.parts, q.parts, a, b):
+            return None
+        if d.page.active or any(node.item.active for node in d.chain[level:]):
+            return None  # not as MkDocs leaves the pages it is not rendering
+        span_a = self._span(d, level, q)
+        shown = self._collapsed(b, d, q)
+        if span_a is None or shown is None:
+            return None
+        lo, hi = d.around(level)
+        at = d.html.find(shown, lo, hi)
+        if at < 0 or d.html.find(shown, at + 1, hi) >= 0:
+            return None
+        span_b = at, at + len(shown)
+        if span_b[0] < span_a[1] and span_a[0] < span_b[1]:
+            return None
+        new_a, new_b = self._collapsed(a, q, q), b.render(q.module)
+        if new_a is None:
+            return None
+        (x, x_text), (y, y_text) = sorted([(span_a, new_a), (span_b, new_b)])
+        html = d.html
+        q.html = "".join((html[:x[0]], x_text, html[x[1]:y[0]], y_text, html[y[1]:]))
+        grown = len(new_a) + len(new_b) - (span_a[1] - span_a[0]) - (span_b[1] - span_b[0])
+        q.spans[:level] = [(s[0], s[1] + grown) if s is not None else None
+                           for s in d.spans[:level]]
+        start = span_b[0] if span_b < span_a else span_b[0] + len(new_a) - (span_a[1] - span_a[0])
+        q.spans[level] = start, start + len(new_b)
+        return level, _kind(a), a_own, _kind(b), b_own
+
+    def _span(self, d: _Nav, level: int, q: _Nav) -> Span | None:
+        """Where ``d``'s entry at ``level`` is in its navigation (found once, and kept)."""
+        span = d.spans[level]
+        if span is None:
+            with _showing(d.page, q.page):
+                text = d.chain[level].render(d.module)
+            lo, hi = d.around(level)
+            at = d.html.find(text, lo, hi)
+            if at < 0 or d.html.find(text, at + 1, hi) >= 0:
+                return None
+            span = d.spans[level] = at, at + len(text)
+        return span
+
+    def _collapsed(self, node: _Node, seen: _Nav, q: _Nav) -> str | None:
+        """Entry ``node`` collapsed as the theme shows it to page ``seen`` (``q`` is the page
+        being rendered); kept per URL directory unless one of its URLs is below the page's."""
+        if self.tree is None:
+            return None
+        own = seen.chain[-1]  # the URLs below the page's are in its own entry, not in ``node``
+        key = (node.path, seen.parts[:-1]) if self.tree.within(seen.parts, own) else None
+        text = self.collapsed.get(key) if key is not None else None
+        if text is None:
+            if seen is q:
+                text = node.render(q.module)
+            else:
+                with _showing(seen.page, q.page):
+                    text = node.render(seen.module)
+            if key is not None:
+                self.collapsed[key] = text
+        return text
 
 
-def _nested_urls(urls: list[str]) -> set[str]:
-    """URLs that other URLs of the list start with (a page with pages below it)."""
-    ordered = sorted(set(urls))
-    return {url for url, after in pairwise(ordered) if after.startswith(url)}
+@contextmanager
+def _showing(page: Any, current: Any) -> Iterator[None]:
+    """The pages' active flags as they were while ``page`` was rendered (``current`` is the page
+    being rendered; MkDocs sets a page's flag and its sections' while it renders it)."""
+    current.active = False
+    page.active = True
+    try:
+        yield
+    finally:
+        page.active = False
+        current.active = True
 
 
-def install(env: jinja2.Environment) -> NavCache:
-    cache = NavCache(env)
+def _kind(node: _Node) -> str:
+    return "page" if getattr(node.item, "is_page", False) else "section"
+
+
+def _common(a: str, b: str) -> str:
+    """The longest entry path both entry paths ``a`` and ``b`` start with."""
+    parts = a.split("_")
+    return "_".join(parts[:_parting(parts, b.split("_"))])
+
+
+def _parting(a: Sequence[Any], b: Sequence[Any]) -> int:
+    """How many leading items ``a`` and ``b`` share."""
+    n = min(len(a), len(b))
+    return next((i for i in range(n) if a[i] != b[i]), n)
+
+
+def _parts(url: str) -> Parts:
+    """A URL's directories as MkDocs' ``url`` filter counts them."""
+    path = posixpath.normpath("/" + url)[1:]
+    return tuple(path.split("/")) if path else ()
+
+
+def install(env: jinja2.Environment, across: bool = True) -> NavCache:
+    cache = NavCache(env, across=across)
     cache.install()
     return cache

@@ -4,7 +4,7 @@ Rendering ``main.html`` (``base.html``: head, header with search and palette, th
 translations, footer, config script) costs more than the page's own parts. Two pages of the nav
 whose URLs are equally deep (every relative URL outside the navigation is the same) and that are
 both section index pages or both not get the same page from the theme except for: the navigation
-(``nav_cache``: two entries replaced in a sibling's, else the theme's), the table of contents and
+(``nav_cache``: two entries replaced in another page's, else the theme's), the table of contents and
 the content (``partials/toc.html``, ``partials/content.html``), and in the head and header the
 title, the canonical URL, the ``prev``/``next`` links and the skip link. So the first page P of
 each depth and kind is rendered in full while the three partials are recorded; every other Q is

@@ -243,11 +243,12 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         search_sections.install(config.plugins)
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        """Material's navigation is rendered once per group of sibling pages (``nav_cache``),
-        and with the theme's own templates the rest of the page too (``page_cache``); the
-        theme's compiled templates are kept in the cache directory for the next build."""
+        """Material's navigation is derived from another page's (``nav_cache``: across sections
+        only with the theme's own templates), and with those the rest of the page too
+        (``page_cache``); the theme's compiled templates are kept in the cache directory for
+        the next build."""
         if self.site is not None and config.theme.name == "material":
-            nav = nav_cache.install(env)
+            nav = nav_cache.install(env, across=not config.theme.custom_dir)
             if not config.theme.custom_dir:
                 page_cache.install(env, nav)
         if self.cache_dir is not None and env.bytecode_cache is None:
