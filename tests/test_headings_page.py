@@ -150,7 +150,7 @@ class _LinkClass(Treeprocessor):
 
 
 class _LinkClassExtension(Extension):
-    def extendMarkdown(self, md: markdown.Markdown) -> None:  # noqa: N802 - Markdown's API
+    def extendMarkdown(self, md: markdown.Markdown) -> None:
         md.treeprocessors.register(_LinkClass(md), "link-class", 1)
 
 
