@@ -148,3 +148,27 @@ def test_lift_finds_what_the_block_pattern_finds() -> None:
     cases += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 9))) for _ in range(20000)]
     for case in cases:
         assert lift(case) == by_pattern(case), case
+
+
+def _ids_by_pattern(blocks: list[raw_html.RawBlock]) -> set[str]:
+    return {found for block in blocks for found in raw_html._ID.findall(block.html)}
+
+
+def test_element_ids_of_real_pages_are_the_pattern_s(default_pages) -> None:
+    found = 0
+    for text in default_pages.pages.values():
+        _, blocks = lift(text)
+        ids = raw_html.element_ids(blocks)
+        assert ids == _ids_by_pattern(blocks)
+        found += len(ids)
+    assert found > 20_000
+
+
+@pytest.mark.parametrize("html", [
+    '<p id="a">x</p><td\tid="tab"></td><td\nid="newline"></td><b\xa0id="nbsp">',
+    '<a data-id="no" id="yes">', '<a xid="a id="b" id="c">', 'id="start" <p id="">',
+    '<p  id="two spaces">', "<p id='single'>", '<p id="unclosed>',
+])
+def test_element_ids_of_other_markup_are_the_pattern_s(html: str) -> None:
+    blocks = [raw_html.RawBlock(html, True), raw_html.RawBlock('<p id="z">', False)]
+    assert raw_html.element_ids(blocks) == _ids_by_pattern(blocks)

@@ -24,6 +24,9 @@ OPEN = "<!-- k8s-api-docs:html -->"
 OPEN_SEARCH = "<!-- k8s-api-docs:html search -->"
 CLOSE = "<!-- /k8s-api-docs:html -->"
 _ID = re.compile(r'\sid="([^"]+)"')
+_SPACE_ID = re.compile(r' id="([^"]+)"')
+"""``_ID`` where every ``id="`` follows a space (generated HTML): the same matches, found by
+the literal prefix (~3x faster than testing ``\\s`` at every character)."""
 _BLOCK = re.compile(r"^<!-- k8s-api-docs:html( search)? -->\n(.*?)\n<!-- /k8s-api-docs:html -->$",
                     re.MULTILINE | re.DOTALL)
 
@@ -100,7 +103,13 @@ def restore(html: str, blocks: list[RawBlock], *, search: bool) -> str:
 
 def element_ids(blocks: list[RawBlock]) -> set[str]:
     """Every element id in the blocks (the anchors links may point at)."""
-    return {found for block in blocks for found in _ID.findall(block.html)}
+    ids: set[str] = set()
+    for block in blocks:
+        text = block.html
+        count = text.count('id="')
+        if count:
+            ids.update((_SPACE_ID if text.count(' id="') == count else _ID).findall(text))
+    return ids
 
 
 _MD_URL_LINK = re.compile(r"\]\(\.\./([^)\s]*)\)")
