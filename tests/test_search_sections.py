@@ -219,6 +219,8 @@ def test_installed_on_the_material_this_project_uses() -> None:
     """Fails when a Material release changed its search parser: compare its ``Parser`` with
     ``split``, adapt ``split``, then update ``MATERIAL_PARSER_DIGEST``."""
     assert search_sections.material_digest() == search_sections.MATERIAL_PARSER_DIGEST
+    assert search_sections.source_digest() == search_sections.MATERIAL_PARSER_DIGEST
+    assert search_sections._file_digest() in search_sections.KNOWN_FILES
     assert search_sections.compatible()
     plugins = _search_plugins()
     assert search_sections.install(plugins)
@@ -291,3 +293,20 @@ def test_a_material_writing_its_index_otherwise_is_not_installed(
                         lambda self, prev: own(self, prev).replace('"docs"', '"extra":1,"docs"'))
     assert not search_index.install({"material/search": plugin}, dict)
     assert not getattr(plugin.search_index.generate_search_index, "reshaped", False)
+
+
+def test_an_unknown_material_file_is_digested_by_its_source(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file ``KNOWN_FILES`` does not know (another release, a local edit): the digest of the
+    parts ``split`` copies decides, read from the source."""
+    monkeypatch.setattr(search_sections, "KNOWN_FILES", {"0" * 64: "1" * 64})
+    search_sections.material_digest.cache_clear()
+    try:
+        assert search_sections.material_digest() == search_sections.source_digest() == \
+            search_sections.MATERIAL_PARSER_DIGEST
+        monkeypatch.setattr(search_sections, "source_digest", lambda: "2" * 64)
+        search_sections.material_digest.cache_clear()
+        assert search_sections.material_digest() == "2" * 64
+        assert not search_sections.compatible()
+    finally:
+        search_sections.material_digest.cache_clear()
