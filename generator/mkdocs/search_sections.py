@@ -25,6 +25,7 @@ import inspect
 import logging
 import re
 from collections.abc import Callable
+from itertools import islice
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -202,10 +203,12 @@ def _split(content: str) -> list[Section]:
                 if opening not in items:
                     raise _Unsupported(f"</{tag}>")  # the Parser fails here (list.index)
                 index = items.index(opening)
-                if all(item.isspace() for item in items[index + 1:]):
-                    del items[index:]  # empty (or only whitespace): dropped
+                for item in islice(items, index + 1, None):
+                    if not item.isspace():
+                        items.append(f"</{tag}>")
+                        break
                 else:
-                    items.append(f"</{tag}>")
+                    del items[index:]  # empty (or only whitespace): dropped
         elif kind == _UNSUPPORTED:
             raise _Unsupported(markup)
     return sections
