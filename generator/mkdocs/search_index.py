@@ -163,10 +163,11 @@ def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[
         terms = _tokens(title, separator)
         firsts.append((title, terms[0] if terms else None))
     wanted = {term for _, term in firsts if term}
-    frequency: Counter[str] = Counter()  # lunr's document frequency (per field) of title terms
+    found: list[str] = []  # the title terms of each field: lunr's document frequency (per field)
     for doc in docs:
-        for field in ("title", "text"):
-            frequency.update(wanted.intersection(_tokens(str(doc.get(field, "")), separator)))
+        found += wanted.intersection(_tokens(str(doc.get("title", "")), separator))
+        found += wanted.intersection(_tokens(str(doc.get("text", "")), separator))
+    frequency = Counter(found)
     count = len(docs)
     out = []
     for doc, (title, term) in zip(docs, firsts, strict=True):
