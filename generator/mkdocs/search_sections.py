@@ -25,8 +25,8 @@ import inspect
 import logging
 import re
 from collections.abc import Callable
-from itertools import islice
 from dataclasses import dataclass, field
+from itertools import islice
 from types import SimpleNamespace
 from typing import Any
 
