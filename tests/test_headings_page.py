@@ -158,3 +158,11 @@ def test_fast_path_off_when_the_site_renders_links_differently(site_config: Any)
     config = load_config(str(REPO / "mkdocs.yml"))
     config["markdown_extensions"] = [*config["markdown_extensions"], _LinkClassExtension()]
     assert not renders_headings_alike(config)
+
+
+def test_a_page_it_cannot_read_is_reported_by_mkdocs(site_config: Any, tmp_path: Path,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
+    file = File("gone.md", str(tmp_path), str(tmp_path / "site"), True)
+    with pytest.raises(OSError):
+        HeadingsPage(None, file, site_config, True).read_source(site_config)
+    assert "File not found: gone.md" in caplog.text

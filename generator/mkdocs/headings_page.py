@@ -127,7 +127,10 @@ class HeadingsPage(Page):
         """As MkDocs reads it; a page starting with a heading line holds no meta-data (and
         ``meta.get_data`` splits and joins its whole text to find none)."""
         if not config.plugins.events["page_read_source"]:
-            source = self.file.content_string
+            try:
+                source = self.file.content_string
+            except (OSError, ValueError):  # MkDocs reports it
+                source = ""
             if source.startswith("# ") and "\r" not in source:
                 self.markdown, self.meta = source, {}
                 return
