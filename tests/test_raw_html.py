@@ -148,3 +148,64 @@ def test_lift_finds_what_the_block_pattern_finds() -> None:
     cases += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 9))) for _ in range(20000)]
     for case in cases:
         assert lift(case) == by_pattern(case), case
+
+
+def _ids_by_pattern(blocks: list[raw_html.RawBlock]) -> set[str]:
+    return {found for block in blocks for found in raw_html._ID.findall(block.html)}
+
+
+def test_element_ids_of_real_pages_are_the_pattern_s(default_pages) -> None:
+    found = 0
+    for text in default_pages.pages.values():
+        _, blocks = lift(text)
+        ids = raw_html.element_ids(blocks)
+        assert ids == _ids_by_pattern(blocks)
+        found += len(ids)
+    assert found > 20_000
+
+
+@pytest.mark.parametrize("html", [
+    '<p id="a">x</p><td\tid="tab"></td><td\nid="newline"></td><b\xa0id="nbsp">',
+    '<a data-id="no" id="yes">', '<a xid="a id="b" id="c">', 'id="start" <p id="">',
+    '<p  id="two spaces">', "<p id='single'>", '<p id="unclosed>',
+])
+def test_element_ids_of_other_markup_are_the_pattern_s(html: str) -> None:
+    blocks = [raw_html.RawBlock(html, True), raw_html.RawBlock('<p id="z">', False)]
+    assert raw_html.element_ids(blocks) == _ids_by_pattern(blocks)
+
+
+def test_restore_of_real_pages_is_restoring_one_by_one(default_pages) -> None:
+    """Both passes (search blocks into the content, the others into the finished page) of every
+    generated page, as replacing each placeholder in turn does."""
+    from generator.mkdocs.headings_page import render_headings
+
+    restored = 0
+    for text in default_pages.pages.values():
+        lifted, blocks = lift(text)
+        rendered = render_headings(lifted)
+        html = rendered.html if rendered else markdown.markdown(lifted)
+        for search in (True, False):
+            expected = raw_html.restore_one_by_one(html, blocks, search=search)
+            assert restore(html, blocks, search=search) == expected
+            html = expected
+        restored += "k8s-api-docs:block" not in html and bool(blocks)
+    assert restored > 1300
+
+
+_P = raw_html._placeholder
+
+
+@pytest.mark.parametrize(("html", "blocks"), [
+    (f"a{_P(1)}b{_P(0)}c{_P(1)}d{_P(7)}{_P(0)}", ["<p>0</p>", "<p>1</p>"]),
+    (f"{_P(0)}{_P(1)}", [f"<p>{_P(1)}</p>", "<b>1</b>"]),  # a block holding a placeholder
+    (f"{_P(0)}docs:block 1 -->", ["<p><!-- k8s-api-", "<b>1</b>"]),  # a block starting one
+    (f"<!-- k8s-api-docs:block 1{_P(0)}", [" -->", "<b>1</b>"]),  # a block ending one
+    (f"x{_P(0)}y", [""]),
+    (f"x{_P(0)}y{_P(1)}", ["<p>ok</p>", "<p>search: False</p>"]),
+    (f"{_P(0)}{_P(0).replace('0', '00')}", ["<p>0</p>"]),
+])
+def test_restore_of_odd_pages_is_restoring_one_by_one(html: str, blocks: list[str]) -> None:
+    raw = [raw_html.RawBlock(text, "False" not in text) for text in blocks]
+    for search in (True, False):
+        assert restore(html, raw, search=search) == \
+            raw_html.restore_one_by_one(html, raw, search=search)

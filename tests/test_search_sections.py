@@ -15,7 +15,7 @@ from material.plugins.search import plugin as material_search
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-from generator.mkdocs import search_sections
+from generator.mkdocs import search_index, search_sections
 from generator.mkdocs.search_sections import split
 
 
@@ -32,10 +32,11 @@ def _ours(content: str) -> list[tuple[Any, ...]] | None:
 
 
 @pytest.fixture(scope="module")
-def real_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """URL → the content HTML the search plugin reads, of every page of an in-process build of
-    1.32's core group as ``build-site`` lays a release out (release home, the hand-written page
-    as ``about/``, change page, model pages)."""
+def real_build(tmp_path_factory: pytest.TempPathFactory) -> SimpleNamespace:
+    """An in-process build of 1.32's core group as ``build-site`` lays a release out (release
+    home, the hand-written page as ``about/``, change page, model pages): ``pages`` (URL → the
+    content HTML the search plugin reads), its search index, the plugin's model page entries,
+    the index file written."""
     need_shared()
     root = tmp_path_factory.mktemp("search-sections")
     config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": str(REPO / "site_src"),
@@ -57,11 +58,20 @@ def real_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
         add_entry_from_context.fast = True  # type: ignore[attr-defined]
         return add_entry_from_context
 
+    loaded = load_config(str(root / "mkdocs.yml"))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search_sections, "fast_add_entry", recording)
-        build(load_config(str(root / "mkdocs.yml")))
+        build(loaded)
     pages.pop("sample/", None)  # install's trial of search_sections.SAMPLE
-    return pages
+    plugin = loaded.plugins["k8s-api-docs"]
+    return SimpleNamespace(pages=pages, index=loaded.plugins["material/search"].search_index,
+                           entries=plugin._search_pages(), reshaped=plugin._index_reshaped,
+                           written=(root / "site/search/search_index.json").read_text("utf-8"))
+
+
+@pytest.fixture(scope="module")
+def real_pages(real_build: SimpleNamespace) -> dict[str, str]:
+    return dict(real_build.pages)
 
 
 @pytest.mark.shared
@@ -209,6 +219,8 @@ def test_installed_on_the_material_this_project_uses() -> None:
     """Fails when a Material release changed its search parser: compare its ``Parser`` with
     ``split``, adapt ``split``, then update ``MATERIAL_PARSER_DIGEST``."""
     assert search_sections.material_digest() == search_sections.MATERIAL_PARSER_DIGEST
+    assert search_sections.source_digest() == search_sections.MATERIAL_PARSER_DIGEST
+    assert search_sections._file_digest() in search_sections.KNOWN_FILES
     assert search_sections.compatible()
     plugins = _search_plugins()
     assert search_sections.install(plugins)
@@ -235,3 +247,66 @@ def test_a_parser_that_splits_otherwise_keeps_material_parsing(
                         lambda self, data: handle_data(self, data.upper()))
     assert search_sections.material_digest() == search_sections.MATERIAL_PARSER_DIGEST
     assert not search_sections.compatible()
+
+
+@pytest.mark.shared
+def test_the_index_material_writes_is_the_reshaped_one(real_build: SimpleNamespace) -> None:
+    """Material's search plugin wrote the reshaped index from its entries in memory: the text
+    of reshaping what Material's own ``generate_search_index`` writes."""
+    assert real_build.reshaped
+    own = material_search.SearchIndex.generate_search_index(real_build.index, None)
+    expected = search_index.index_text(json.loads(own), real_build.entries)
+    assert real_build.written == expected
+    assert len(real_build.index.entries) > 500 and '"boost":' in expected
+
+
+def _search_plugin(entries: list[dict[str, Any]]) -> tuple[Any, Any]:
+    plugin = material_search.SearchPlugin()
+    plugin.search_index = material_search.SearchIndex(
+        lang=["en"], separator=r"[\s\-]+", pipeline=[], fields={"title": {"boost": 1.0}})
+    plugin.search_index.entries.extend(entries)
+    return plugin, material_search.SearchIndex.generate_search_index
+
+
+ENTRIES = [{"location": "", "title": "Home", "text": "<p>x</p>"},
+           {"location": "a/#b", "title": "B &amp; c", "text": "é"}]
+
+
+@pytest.mark.parametrize("entries", [ENTRIES, [*ENTRIES, {"location": "c/", "title": ("C",),
+                                                          "text": 1.5}]],
+                         ids=["plain", "tuple and float (written by JSON otherwise)"])
+def test_installed_index_writes_what_reshaping_material_s_text_writes(
+        entries: list[dict[str, Any]]) -> None:
+    plugin, own = _search_plugin(entries)
+    assert search_index.install({"material/search": plugin}, dict)
+    expected = search_index.index_text(json.loads(own(plugin.search_index, None)), {})
+    assert plugin.search_index.generate_search_index(None) == expected
+    assert not search_index.install({"material/search": plugin}, dict)  # not wrapped twice
+
+
+def test_a_material_writing_its_index_otherwise_is_not_installed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fails over to reshaping the file Material wrote when its ``generate_search_index``
+    writes anything but its config keys and entries."""
+    plugin, own = _search_plugin(ENTRIES)
+    monkeypatch.setattr(material_search.SearchIndex, "generate_search_index",
+                        lambda self, prev: own(self, prev).replace('"docs"', '"extra":1,"docs"'))
+    assert not search_index.install({"material/search": plugin}, dict)
+    assert not getattr(plugin.search_index.generate_search_index, "reshaped", False)
+
+
+def test_an_unknown_material_file_is_digested_by_its_source(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file ``KNOWN_FILES`` does not know (another release, a local edit): the digest of the
+    parts ``split`` copies decides, read from the source."""
+    monkeypatch.setattr(search_sections, "KNOWN_FILES", {"0" * 64: "1" * 64})
+    search_sections.material_digest.cache_clear()
+    try:
+        assert search_sections.material_digest() == search_sections.source_digest() == \
+            search_sections.MATERIAL_PARSER_DIGEST
+        monkeypatch.setattr(search_sections, "source_digest", lambda: "2" * 64)
+        search_sections.material_digest.cache_clear()
+        assert search_sections.material_digest() == "2" * 64
+        assert not search_sections.compatible()
+    finally:
+        search_sections.material_digest.cache_clear()

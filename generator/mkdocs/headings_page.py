@@ -1,11 +1,13 @@
 """MkDocs pages that need no Python-Markdown: once the plugin has lifted their raw HTML blocks
 out, a model page's Markdown is only ATX headings with plain-text titles (optionally an attribute
-list ``{ #id data-search-exclude }``) and block placeholder comments.
+list ``{ #id data-search-exclude }``) and block placeholder comments; a group or API version
+index page adds an ``Up: [title](../index.md)`` line.
 
 MkDocs makes a new ``markdown.Markdown`` instance, with every configured extension, for each page;
 for ~700 pages of headings that is ~20% of a release build. ``HeadingsPage.render`` writes the
 same HTML, table of contents, title and anchors as Python-Markdown with ``toc`` (``permalink:
-true``) and ``attr_list`` would, and falls back to MkDocs' own rendering for anything else.
+true``) and ``attr_list`` would (``Up:`` links rewritten by MkDocs' own link processor, to pages that
+exist), and falls back to MkDocs' own rendering for anything else.
 
 Whether that equivalence holds depends on the site's Markdown configuration (``toc`` options,
 extensions that rewrite headings), so ``renders_headings_alike`` first renders a sample page of
@@ -15,6 +17,7 @@ every supported form both ways; if the two differ, no page takes the fast path.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,10 +28,21 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+try:  # MkDocs' link rewriting (private): without it, Up links go through Python-Markdown
+    from mkdocs.structure.pages import _RelativePathTreeprocessor
+except ImportError:  # pragma: no cover - another MkDocs
+    _RelativePathTreeprocessor = None  # type: ignore[assignment,misc]
+
 _HEADING = re.compile(r"(#{1,6}) ([A-Za-z0-9][A-Za-z0-9 .,()/:-]*?)"
                       r"(?: \{ #([A-Za-z][A-Za-z0-9-]*)( data-search-exclude)? \})?")
 _PLACEHOLDER = re.compile(r"<!-- k8s-api-docs:block \d+ -->")
-_SAMPLE = ("# Sample Title\n\n<!-- k8s-api-docs:block 0 -->\n\n<!-- k8s-api-docs:block 1 -->\n\n"
+_UP = re.compile(r"Up: \[([A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*)\]"
+                 r"\(((?:\.\./)*[A-Za-z0-9_-][A-Za-z0-9_./-]*\.md)\)")
+"""The link to the parent index page (title, target) of group and API version index pages."""
+_SAFE_URL = re.compile(r"[A-Za-z0-9_./-]*")
+"""A rewritten link Python-Markdown writes as it is (nothing to escape)."""
+_SAMPLE = ("# Sample Title\n\nUp: [Sample 1.2](../index.md)\n\n"
+           "<!-- k8s-api-docs:block 0 -->\n\n<!-- k8s-api-docs:block 1 -->\n\n"
            "## Properties\n\n<!-- k8s-api-docs:block 2 -->\n\n"
            "## Example { #example data-search-exclude }\n\n<!-- k8s-api-docs:block 3 -->\n\n"
            "### Sub (v1, beta) { #sub-section }\n\n## Properties\n\n"
@@ -45,9 +59,11 @@ class RenderedHeadings:
     ids: set[str]
 
 
-def render_headings(text: str) -> RenderedHeadings | None:
+def render_headings(text: str,
+                    link: Callable[[str], str | None] = str) -> RenderedHeadings | None:
     """``text`` as Python-Markdown (``toc`` with permalinks, ``attr_list``) renders it, or
-    ``None`` when it holds anything but plain headings, placeholders and blank lines."""
+    ``None`` when it holds anything but plain headings, placeholders, ``Up:`` links and blank
+    lines. ``link``: the URL written for a link's target (``None``: not rendered here)."""
     items: list[tuple[int, str, str | None, bool] | str] = []
     for line in text.split("\n"):
         if not line:
@@ -55,7 +71,14 @@ def render_headings(text: str) -> RenderedHeadings | None:
         if line.startswith("<!--"):
             if not _PLACEHOLDER.fullmatch(line):
                 return None
-            items.append(line)
+            items.append(f"{line}\n\n")
+            continue
+        if line.startswith("Up: "):
+            up = _UP.fullmatch(line)
+            url = link(up.group(2)) if up else None
+            if up is None or url is None or not _SAFE_URL.fullmatch(url):
+                return None
+            items.append(f'<p>Up: <a href="{url}">{up.group(1)}</a></p>\n')
             continue
         match = _HEADING.fullmatch(line)
         if match is None:
@@ -66,7 +89,7 @@ def render_headings(text: str) -> RenderedHeadings | None:
     parts, tokens, title = [], [], None
     for index, item in enumerate(items):
         if isinstance(item, str):
-            parts.append(f"{item}\n\n")
+            parts.append(item)
             continue
         level, name, given_id, exclude = item
         anchor = given_id or unique(slugify(name, "-"), used)
@@ -100,8 +123,22 @@ class HeadingsPage(Page):
         super().__init__(title, file, config)
         self._fast = fast
 
+    def read_source(self, config: MkDocsConfig) -> None:
+        """As MkDocs reads it; a page starting with a heading line holds no meta-data (and
+        ``meta.get_data`` splits and joins its whole text to find none)."""
+        if not config.plugins.events["page_read_source"]:
+            try:
+                source = self.file.content_string
+            except (OSError, ValueError):  # MkDocs reports it
+                source = ""
+            if source.startswith("# ") and "\r" not in source:
+                self.markdown, self.meta = source, {}
+                return
+        super().read_source(config)
+
     def render(self, config: MkDocsConfig, files: Files) -> None:
-        rendered = render_headings(self.markdown or "") if self._fast else None
+        rendered = render_headings(self.markdown or "", self._linker(config, files)) \
+            if self._fast else None
         if rendered is None:
             super().render(config, files)
             return
@@ -110,3 +147,18 @@ class HeadingsPage(Page):
         self._title_from_render = rendered.title
         self.present_anchor_ids = rendered.ids
         self.links_to_anchors = {}
+
+    def _linker(self, config: MkDocsConfig, files: Files) -> Callable[[str], str | None]:
+        """The URL MkDocs writes for a link to a page that exists; ``None`` for any other
+        target (Python-Markdown then renders the page, and MkDocs reports the link)."""
+        if _RelativePathTreeprocessor is None:
+            return lambda target: None
+        links = _RelativePathTreeprocessor(self.file, files, config)
+
+        def link(target: str) -> str | None:
+            found = files.get_file_from_path(links._target_uri(self.file.src_uri, target))
+            if found is None or found.inclusion.is_excluded() or not found.is_documentation_page():
+                return None
+            return links.path_to_url(target)
+
+        return link

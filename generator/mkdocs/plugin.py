@@ -150,6 +150,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._in_memory = False
         """``mkdocs build``: generated pages are handed to MkDocs as text, not written to
         ``pages_dir`` (only ``mkdocs serve`` reads them again, for ``--dirty`` rebuilds)."""
+        self._index_reshaped = False
+        """Material's search plugin writes the reshaped index (``search_index.install``)."""
         self._until_shutdown = contextlib.ExitStack()
         """What ``on_shutdown`` undoes: fewer garbage collections during ``mkdocs build``."""
 
@@ -239,8 +241,11 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         """Material's search plugin (its index made anew by its ``on_config``) splits pages into
-        sections with ``search_sections``: the same sections, ~8x faster."""
+        sections with ``search_sections``: the same sections, ~8x faster; and writes the index
+        reshaped (``search_index.install``)."""
         search_sections.install(config.plugins)
+        self._index_reshaped = self.site is not None and \
+            search_index.install(config.plugins, self._search_pages)
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
         """Material's navigation is derived from another page's (``nav_cache``: across sections
@@ -289,11 +294,17 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Model pages' entries of the search index reshaped (``search_index``): titles that tell
         releases and API versions apart, one entry per property row and builder function."""
-        if self.site is None:
+        if self.site is None or self._index_reshaped:
             return
         path = Path(config.site_dir) / "search" / "search_index.json"
         if not path.is_file():
             return
+        index = json.loads(path.read_text(encoding="utf-8"))
+        write_file(path, search_index.index_text(index, self._search_pages()))
+
+    def _search_pages(self) -> dict[str, search_index.PageEntries]:
+        """The model pages' search entries (``search_index.page_entries``) of the site."""
+        assert self.site is not None
         pages: dict[str, search_index.PageEntries] = {}
         entries = {}
         for api, plan in zip(self.site.apis, self.site.plans, strict=True):
@@ -303,9 +314,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             entries[api.version] = known
             pages.update(known[2])
         self._entries = entries
-        index = json.loads(path.read_text(encoding="utf-8"))
-        write_file(path, json.dumps(search_index.reshape(index, pages), ensure_ascii=False,
-                                    separators=(",", ":")))
+        return pages
 
     def on_shutdown(self) -> None:
         self._until_shutdown.close()

@@ -9,16 +9,19 @@
   every longer name it prefixes (``podOS``, ``podIP``). A title's weight is divided by its
   term's idf and by its length: among the titles a prefix matches, the shortest (the exact
   name) wins; rows and functions weigh less than pages, change-page sections less still.
-Pure: takes and returns the index as data.
+``reshape`` is pure: takes and returns the index as data. ``install`` has Material's search plugin
+write the reshaped index itself, from its entries in memory (no JSON written, read and written
+again); ``index_text`` is that text whichever way it is made.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,6 +30,11 @@ from generator.model.types import ApiSpec
 from generator.views.lookup import row_anchors, type_text
 from generator.views.pages import group_label
 from generator.views.site import SitePlan, published_url
+
+try:
+    from material.plugins.search import plugin as material_search
+except ImportError:  # pragma: no cover - Material is a dependency
+    material_search = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,10 +163,11 @@ def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[
         terms = _tokens(title, separator)
         firsts.append((title, terms[0] if terms else None))
     wanted = {term for _, term in firsts if term}
-    frequency: Counter[str] = Counter()  # lunr's document frequency (per field) of title terms
+    found: list[str] = []  # the title terms of each field: lunr's document frequency (per field)
     for doc in docs:
-        for field in ("title", "text"):
-            frequency.update(wanted.intersection(_tokens(str(doc.get(field, "")), separator)))
+        found += wanted.intersection(_tokens(str(doc.get("title", "")), separator))
+        found += wanted.intersection(_tokens(str(doc.get("text", "")), separator))
+    frequency = Counter(found)
     count = len(docs)
     out = []
     for doc, (title, term) in zip(docs, firsts, strict=True):
@@ -169,3 +178,84 @@ def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[
             doc["boost"] = round(weight * 10 / (max(idf, 0.1) * max(len(title), 1)), 4)
         out.append(doc)
     return {**index, "docs": out}
+
+
+def index_text(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> str:
+    """The ``search_index.json`` written for Material's index data ``index``."""
+    return json.dumps(reshape(index, pages), ensure_ascii=False, separators=(",", ":"))
+
+
+CONFIG_KEYS = ("lang", "separator", "pipeline", "fields")
+"""The keys of Material's search config its ``generate_search_index`` writes."""
+
+
+def material_data(index: Any) -> dict[str, Any] | None:
+    """What Material's ``SearchIndex.generate_search_index(None)`` writes as JSON, as the data
+    reading that JSON gives, or ``None`` when its entries or config hold anything JSON would
+    change (tuples, numbers that are not plain, objects written by ``str``)."""
+    data = {"config": {key: index.config[key] for key in CONFIG_KEYS}, "docs": index.entries}
+    return data if _plain(data) else None
+
+
+def _plain(value: Any) -> bool:
+    """Whether JSON writes and reads ``value`` back as it is."""
+    kind = type(value)
+    if kind is str or kind is int or kind is bool or value is None:
+        return True
+    if kind is float:
+        return math.isfinite(value)
+    if kind is list:
+        return all(_plain(item) for item in value)
+    if kind is dict:
+        return all(type(key) is str and _plain(item) for key, item in value.items())
+    return False
+
+
+SAMPLE_ENTRY = {"location": "a/#b", "title": "T &amp; <code>x</code>", "text": "<p>t</p>",
+                "boost": 2.5, "tags": ["x"]}
+
+
+def _writes_its_data(index: Any) -> bool:
+    """Whether ``generate_search_index(None)`` of a copy of ``index`` holding a sample entry
+    writes ``material_data`` of it."""
+    trial = material_search.SearchIndex(**index.config)
+    trial.entries.append(dict(SAMPLE_ENTRY))
+    data = material_data(trial)
+    return data is not None and json.loads(trial.generate_search_index(None)) == data
+
+
+def install(plugins: Any, pages: Callable[[], Mapping[str, PageEntries]]) -> bool:
+    """Have Material's search plugin among ``plugins`` (a config's ``plugins``) write the
+    reshaped index for this build (``pages``: the model pages' entries, asked for then), when
+    its ``generate_search_index`` writes its data as this module reads it; whether it does."""
+    if material_search is None:
+        return False
+    installed = False
+    for plugin in plugins.values():
+        if not isinstance(plugin, material_search.SearchPlugin):
+            continue
+        index = getattr(plugin, "search_index", None)
+        method = getattr(index, "generate_search_index", None)
+        if method is None or getattr(method, "reshaped", False):
+            continue
+        try:
+            alike = _writes_its_data(index)
+        except Exception:  # another Material: it writes its index, the plugin reshapes that
+            alike = False
+        if not alike:
+            return False
+        index.generate_search_index = _reshaping(index, method, pages)
+        installed = True
+    return installed
+
+
+def _reshaping(index: Any, method: Callable[[Any], str],
+               pages: Callable[[], Mapping[str, PageEntries]]) -> Callable[[Any], str]:
+    def generate_search_index(prev: Any) -> str:
+        data = material_data(index) if prev is None else None
+        if data is None:  # merged with a previous index (serve --dirty), or not plain JSON
+            data = json.loads(method(prev))
+        return index_text(data, pages())
+
+    generate_search_index.reshaped = True  # type: ignore[attr-defined]
+    return generate_search_index

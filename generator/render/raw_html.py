@@ -24,6 +24,9 @@ OPEN = "<!-- k8s-api-docs:html -->"
 OPEN_SEARCH = "<!-- k8s-api-docs:html search -->"
 CLOSE = "<!-- /k8s-api-docs:html -->"
 _ID = re.compile(r'\sid="([^"]+)"')
+_SPACE_ID = re.compile(r' id="([^"]+)"')
+"""``_ID`` where every ``id="`` follows a space (generated HTML): the same matches, found by
+the literal prefix (~3x faster than testing ``\\s`` at every character)."""
 _BLOCK = re.compile(r"^<!-- k8s-api-docs:html( search)? -->\n(.*?)\n<!-- /k8s-api-docs:html -->$",
                     re.MULTILINE | re.DOTALL)
 
@@ -35,7 +38,7 @@ class RawBlock:
     """Part of the page content the search plugin indexes."""
 
 
-def _placeholder(number: int) -> str:
+def _placeholder(number: int | str) -> str:
     """What stands for the page's block ``number`` while Markdown runs (a comment it keeps)."""
     return f"<!-- k8s-api-docs:block {number} -->"
 
@@ -90,8 +93,32 @@ def _close_at(markdown: str, body: int) -> int:
     return -1
 
 
+_PLACEHOLDERS = re.compile(r"<!-- k8s-api-docs:block (\d+) -->")
+_PLACEHOLDER_START = "<!-- k8s-api-docs:block "
+
+
 def restore(html: str, blocks: list[RawBlock], *, search: bool) -> str:
-    """Put back the blocks whose ``search`` flag is ``search`` (each placeholder occurs once)."""
+    """Put back the blocks whose ``search`` flag is ``search`` (each placeholder occurs once):
+    in one pass over ``html`` (``restore_one_by_one`` copies the whole page per block) when
+    that is the same: every block is ``<…>`` without placeholder text, so no block puts a
+    placeholder in the page, alone or with the text around it (a placeholder has one ``<``,
+    at its start, and one ``>``, at its end)."""
+    wanted = {str(number): block.html for number, block in enumerate(blocks)
+              if block.search is search}
+    if not wanted:
+        return html
+    if not all(text[:1] == "<" and text[-1:] == ">" and _PLACEHOLDER_START not in text
+               for text in wanted.values()):
+        return restore_one_by_one(html, blocks, search=search)
+    parts = _PLACEHOLDERS.split(html)
+    for index in range(1, len(parts), 2):
+        found = wanted.pop(parts[index], None)  # the first placeholder of a number only
+        parts[index] = _placeholder(parts[index]) if found is None else found
+    return "".join(parts)
+
+
+def restore_one_by_one(html: str, blocks: list[RawBlock], *, search: bool) -> str:
+    """``restore`` as the replacement of each block's placeholder in turn."""
     for number, block in enumerate(blocks):
         if block.search is search:
             html = html.replace(_placeholder(number), block.html, 1)
@@ -100,7 +127,13 @@ def restore(html: str, blocks: list[RawBlock], *, search: bool) -> str:
 
 def element_ids(blocks: list[RawBlock]) -> set[str]:
     """Every element id in the blocks (the anchors links may point at)."""
-    return {found for block in blocks for found in _ID.findall(block.html)}
+    ids: set[str] = set()
+    for block in blocks:
+        text = block.html
+        count = text.count('id="')
+        if count:
+            ids.update((_SPACE_ID if text.count(' id="') == count else _ID).findall(text))
+    return ids
 
 
 _MD_URL_LINK = re.compile(r"\]\(\.\./([^)\s]*)\)")
