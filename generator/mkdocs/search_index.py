@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.libsonnet.builders import builder_index
+from generator.mkdocs.search_sections import material_indexes
 from generator.model.types import ApiSpec
 from generator.views.lookup import row_anchors, type_text
 from generator.views.pages import group_label
@@ -228,16 +229,8 @@ def install(plugins: Any, pages: Callable[[], Mapping[str, PageEntries]]) -> boo
     """Have Material's search plugin among ``plugins`` (a config's ``plugins``) write the
     reshaped index for this build (``pages``: the model pages' entries, asked for then), when
     its ``generate_search_index`` writes its data as this module reads it; whether it does."""
-    if material_search is None:
-        return False
     installed = False
-    for plugin in plugins.values():
-        if not isinstance(plugin, material_search.SearchPlugin):
-            continue
-        index = getattr(plugin, "search_index", None)
-        method = getattr(index, "generate_search_index", None)
-        if method is None or getattr(method, "reshaped", False):
-            continue
+    for index, method in material_indexes(plugins, "generate_search_index", "reshaped"):
         try:
             alike = _writes_its_data(index)
         except Exception:  # another Material: it writes its index, the plugin reshapes that

@@ -24,7 +24,7 @@ import html
 import inspect
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from types import SimpleNamespace
@@ -372,19 +372,24 @@ def _no_fallback(page: Any) -> None:
     """The fallback of ``compatible``'s trial: none, so a page ``split`` refuses shows."""
 
 
+def material_indexes(plugins: Any, method: str, mark: str) -> Iterator[tuple[Any, Any]]:
+    """The search index of each Material search plugin among ``plugins`` (a config's
+    ``plugins``) whose ``method`` is not wrapped yet (has no attribute ``mark``), with that method."""
+    if material_search is None:
+        return
+    for plugin in plugins.values():
+        if isinstance(plugin, material_search.SearchPlugin):
+            index = getattr(plugin, "search_index", None)
+            bound = getattr(index, method, None)
+            if bound is not None and not getattr(bound, mark, False):
+                yield index, bound
+
+
 def install(plugins: Any) -> bool:
     """Put ``split`` in front of the search index of Material's search plugin among ``plugins``
     (a config's ``plugins``) for this build; whether it was."""
-    if material_search is None:
-        return False
     installed = False
-    for plugin in plugins.values():
-        if not isinstance(plugin, material_search.SearchPlugin):
-            continue
-        index = getattr(plugin, "search_index", None)
-        method = getattr(index, "add_entry_from_context", None)
-        if method is None or getattr(method, "fast", False):
-            continue
+    for index, method in material_indexes(plugins, "add_entry_from_context", "fast"):
         if not compatible():
             log.debug("search_sections: Material's search parser is not the one split copies; "
                       "pages are split by Material's own")
