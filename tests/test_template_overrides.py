@@ -136,3 +136,40 @@ def test_overrides_including_each_other_are_one_line_exit_2(
     err = capsys.readouterr().err
     assert err == (f"error: {templates}: template error: templates extend or include each other in "
                    "a circle\n")
+
+
+def test_attribute_lookups_behave_as_jinjas() -> None:
+    """``render.env``'s code generator looks attributes up inline: the same results as Jinja's
+    ``Environment.getattr`` (attribute first, then a mapping's item, else undefined), each object
+    evaluated once, nested lookups and lookups in macros included."""
+    import jinja2
+    import jinja2.compiler
+
+    from generator.render.env import make_env
+
+    class Row:
+        calls = 0
+
+        def __init__(self) -> None:
+            self.field = {"name": "spec"}
+
+        @property
+        def broken(self) -> str:
+            raise AttributeError("inner")
+
+    def counted() -> Row:
+        Row.calls += 1
+        return Row()
+
+    env = make_env(None)
+    stock = make_env(None)
+    stock.code_generator_class = jinja2.compiler.CodeGenerator
+    source = ("{% macro m(r) %}{{ r.field.name }}{% endmacro %}{{ row.field.name }} {{ m(row) }} "
+              "{{ row.field.keys is defined }} {{ make().field.name }} {{ row.missing is defined }} "
+              "{{ row.broken is defined }}")
+    text = env.from_string(source).render(row=Row(), make=counted)
+    assert text == "spec spec True spec False False"
+    assert text == stock.from_string(source).render(row=Row(), make=counted)
+    assert Row.calls == 2
+    with pytest.raises(jinja2.UndefinedError):
+        env.from_string("{{ row.missing.name }}").render(row=Row())

@@ -10,7 +10,6 @@ property-table row that documents the field. A hand-written k8s-libsonnet helper
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 from dataclasses import dataclass
 from functools import lru_cache
@@ -83,15 +82,13 @@ class BuilderEntryView:
     """The same two links as published URLs (``../x/#field-y``), for raw HTML; MkDocs rewrites
     only Markdown links (see ``site.page_url``)."""
 
-    mixin: BuilderFunction | None = dataclasses.field(init=False, default=None)
-    """The ``withXMixin`` among ``functions``, if any."""
-    is_array: bool = dataclasses.field(init=False, default=False)
-    """The field is an array (its Mixin appends)."""
+    @property
+    def mixin(self) -> BuilderFunction | None:
+        return next((fn for fn in self.functions if fn.kind == MIXIN), None)
 
-    def __post_init__(self) -> None:
-        # worked out once: entries are shared by the pages of a directory, read on each of them
-        object.__setattr__(self, "mixin", next((fn for fn in self.functions if fn.kind == MIXIN), None))
-        object.__setattr__(self, "is_array", self.field is not None and self.field.type.kind == "array")
+    @property
+    def is_array(self) -> bool:
+        return self.field is not None and self.field.type.kind == "array"
 
 
 @dataclass(frozen=True)
