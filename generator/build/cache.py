@@ -86,14 +86,12 @@ the template's name, file and source)."""
 def use_bytecode_cache(env: jinja2.Environment, directory: Path) -> None:
     """Compiled templates of ``env`` kept in ``directory`` (Jinja's ``FileSystemBytecodeCache``,
     written atomically), so the next process, e.g. the next release of ``build-site``, loads them
-    instead of compiling (~0.5 s per release build). A subdirectory per Python and Jinja version,
-    compile settings and code generator (``render.env``'s): a cache never serves code compiled
-    another way."""
+    instead of compiling (~0.5 s per release build). A subdirectory per Python and Jinja version
+    and compile settings: a cache never serves code compiled another way."""
     autoescape = env.autoescape
     settings = (sys.version, jinja2.__version__, sorted(env.extensions),
                 autoescape if isinstance(autoescape, bool) else getattr(autoescape, "__qualname__", "?"),
-                [getattr(env, name) for name in _COMPILE_SETTINGS],
-                f"{env.code_generator_class.__module__}.{env.code_generator_class.__qualname__}")
+                [getattr(env, name) for name in _COMPILE_SETTINGS])
     path = directory / hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
     try:
         path.mkdir(parents=True, exist_ok=True)

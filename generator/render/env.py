@@ -13,8 +13,6 @@ from typing import Any
 
 import jinja2
 from jinja2 import meta as jinja2_meta
-from jinja2 import nodes as jinja2_nodes
-from jinja2.compiler import CodeGenerator, Frame, optimizeconst
 
 from generator.config import PAGE_FORMATS
 from generator.errors import Location, UsageError
@@ -137,26 +135,6 @@ def memo_call() -> Callable[[Any, Any], Any]:
 _MEMO_CALLS = 65536
 
 
-class _CodeGenerator(CodeGenerator):
-    """Jinja's code generator with a cheaper attribute lookup. ``row.field.name`` compiles to
-    ``environment.getattr(…)`` calls, a Python method call each (~300k per release, ~6% of
-    generating its pages); here to Python's ``getattr`` inline, ``Environment.getattr`` only when
-    that finds nothing (an item of a mapping, or undefined): the same result, as Jinja's
-    ``getattr`` also tries the attribute first."""
-
-    @optimizeconst
-    def visit_Getattr(self, node: jinja2_nodes.Getattr, frame: Frame) -> None:
-        if self.environment.is_async or self.environment.sandboxed:
-            super().visit_Getattr(node, frame)
-            return
-        # The object is evaluated once (bound to _ga_o before the lookup); nested lookups finish
-        # before the outer one binds, so two names serve them all.
-        self.write("(_ga_v if (_ga_v := getattr((_ga_o := ")
-        self.visit(node.node, frame)
-        attr = repr(node.attr)
-        self.write(f"), {attr}, missing)) is not missing else environment.getattr(_ga_o, {attr}))")
-
-
 def make_env(override_dir: Path | None = None, page_format: str = "mkdocs") -> jinja2.Environment:
     """Environment that finds templates in ``override_dir`` (if any) before the shipped ones;
     for ``gfm`` pages in the ``gfm/`` folder of each (same template names)."""
@@ -181,7 +159,6 @@ def make_env(override_dir: Path | None = None, page_format: str = "mkdocs") -> j
         # environment when a template file changes (it digests them on every build)
         auto_reload=False,
     )
-    env.code_generator_class = _CodeGenerator
     env.filters.update(FILTERS)
     env.filters.update(gfm.FILTERS)
     env.filters["memo_call"] = memo_call()
