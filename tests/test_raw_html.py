@@ -148,23 +148,3 @@ def test_lift_finds_what_the_block_pattern_finds() -> None:
     cases += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 9))) for _ in range(20000)]
     for case in cases:
         assert lift(case) == by_pattern(case), case
-
-
-def test_wbr_breaks_and_escapes_as_inline_does_part_by_part() -> None:
-    """``wbr``'s one-pass form (plain identifiers) gives what escaping each part with
-    ``markup.inline`` gives; text with spaces, backticks or URLs takes that slow path."""
-    import random
-
-    from generator.render import markup
-    from generator.render.env import _WORD_BREAK, wbr
-
-    def part_by_part(text: str) -> str:
-        return "<wbr>".join(markup.inline(part) for part in _WORD_BREAK.split(text) if part)
-
-    assert wbr("terminationGracePeriodSeconds") == "termination<wbr>Grace<wbr>Period<wbr>Seconds"
-    assert wbr("[]AllocatedResource") == "&#91;&#93;<wbr>Allocated<wbr>Resource"
-    rng = random.Random(3)
-    alphabet = [*"aAbZz09./_]-[`:* &<>\"\\{}#|~^=+!\t\n\x00", "://", "\ue000", "\u00a0", "ID", "xY"]
-    for _ in range(20_000):
-        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 10)))
-        assert wbr.__wrapped__(text) == part_by_part(text), repr(text)

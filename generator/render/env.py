@@ -47,24 +47,12 @@ def type_cell(row: PropertyRow) -> str:
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})|(?<=[./_\]])(?=[^./_\]])")
 
 
-_BREAK_MARK = "\ue000"
-"""A private-use character standing for ``<wbr>`` until the text is escaped."""
-_WBR_ENTITIES = markup.ENTITIES | {ord(_BREAK_MARK): "<wbr>"}
-_NOT_PLAIN = re.compile(r"[\s`\ue000]|://")
-"""What ``markup.inline`` does more with than escape characters (or the mark itself)."""
-
-
 @lru_cache(maxsize=65536)
 def wbr(text: str) -> str:
     """An identifier as escaped HTML with ``<wbr>`` (a line-break opportunity) at camelCase humps
     and after ``.``, ``/``, ``_`` and ``]``, so narrow columns break it between words, never
     inside one: ``termination<wbr>Grace<wbr>Period<wbr>Seconds``, ``[]<wbr>Allocated…``."""
-    text = str(text)
-    if _NOT_PLAIN.search(text):
-        return "<wbr>".join(markup.inline(part) for part in _WORD_BREAK.split(text) if part)
-    # each part is escaped alone by markup.inline: the same as marking the breaks, then
-    # escaping the whole text (one regex pass and one translate instead of one per part)
-    return _WORD_BREAK.sub(_BREAK_MARK, text).translate(_WBR_ENTITIES)
+    return "<wbr>".join(markup.inline(part) for part in _WORD_BREAK.split(str(text)) if part)
 
 
 def wbr_code(text: str) -> str:

@@ -60,8 +60,6 @@ def _inline_parts(text: str) -> str:
 
 
 _TABLE = {ord(ch): f"&#{ord(ch)};" for ch in "&<>\"\\`*_{}[]#|~^=+!"} | {0: "\ufffd"}
-ENTITIES: dict[int, str] = _TABLE
-"""The ``str.translate`` table of ``inline`` for text with no backtick, URL or whitespace."""
 
 
 def _entities(text: str) -> str:
