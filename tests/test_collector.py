@@ -42,3 +42,19 @@ def test_mkdocs_build_runs_with_fewer_collections_until_shutdown_serve_does_not(
     serving.on_startup(command="serve", dirty=False)
     assert gc.get_threshold() == (700, 10, 10)
     serving.on_shutdown()
+
+
+def test_frozen_heap_freezes_what_is_alive_and_unfreezes_even_on_error() -> None:
+    from generator.build.collector import frozen_heap
+
+    assert gc.get_freeze_count() == 0
+    with frozen_heap():
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        with frozen_heap():  # nested: the outer one's
+            assert gc.get_freeze_count() == frozen
+        assert gc.get_freeze_count() == frozen
+    assert gc.get_freeze_count() == 0
+    with pytest.raises(RuntimeError), frozen_heap():
+        raise RuntimeError
+    assert gc.get_freeze_count() == 0

@@ -24,3 +24,20 @@ def fewer_collections(threshold: int = BUILD_THRESHOLD) -> Iterator[None]:
         yield
     finally:
         gc.set_threshold(*previous)
+
+
+@contextmanager
+def frozen_heap() -> Iterator[None]:
+    """Leave the objects alive on entering (the loaded releases: the specs, plans and indexes
+    of every release of the site) out of collections until leaving (``gc.freeze``): rendering
+    adds memos that grow the oldest generation, whose full collection would walk them all
+    (~60 ms of a 1.32 release). They join the oldest generation again on leaving; objects
+    made inside are collected as usual. Only the outermost use freezes (nested: no-op)."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()

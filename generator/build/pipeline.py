@@ -15,7 +15,7 @@ from generator.analysis.crd_diff import with_crd_changes
 from generator.analysis.diff import diff_apis
 from generator.analysis.timeline import ReleaseIndex, Timeline, index_api, index_fields
 from generator.build.cache import config_digest, template_env
-from generator.build.collector import fewer_collections
+from generator.build.collector import fewer_collections, frozen_heap
 from generator.build.incremental import ChangedModels, PageDependencies, change_olds
 from generator.build.load import load_api, package_history, release_digest, select_groups
 from generator.build.release_cache import LoadedApi, ReleaseCache, Sibling
@@ -257,7 +257,15 @@ def _dependencies(state: SiteState, loaded: dict[str, LoadedRelease], config: Si
 def _render(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environment,
             loaded: dict[str, LoadedRelease], todo: PageDependencies,
             previous: GeneratedSite | None = None) -> GeneratedSite:
-    """The site: ``todo``'s pages rendered, the others (and their navigation) from ``previous``."""
+    """The site: ``todo``'s pages rendered, the others (and their navigation) from ``previous``.
+    The loaded releases are left out of garbage collections meanwhile (``frozen_heap``)."""
+    with frozen_heap():
+        return _render_pages(config, hooks, env, loaded, todo, previous)
+
+
+def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environment,
+                  loaded: dict[str, LoadedRelease], todo: PageDependencies,
+                  previous: GeneratedSite | None) -> GeneratedSite:
     site = GeneratedSite(pages=dict(previous.pages) if previous else {})
     apis, plans = _apis(loaded), {v: r.plan for v, r in loaded.items()}
     site.titles = {v: r.title for v, r in loaded.items()}

@@ -423,6 +423,8 @@ class BuilderPlanner:
         self._reach: dict[str, frozenset[str]] = {}
         self._extra: dict[str, Model] = {}
         self._indexes: dict[str, BuilderIndex | None] = {}
+        self._subtree_anchors: dict[int, tuple[str, ...]] = {}
+        """``BuilderObject.uid`` → the anchors below it (``_anchors``)."""
 
     def _model(self, name: str) -> Model | None:
         """A model of the spec, or k8s-gen's ObjectMeta copy (``libsonnet.crds``)."""
@@ -470,18 +472,31 @@ class BuilderPlanner:
         # First with plain slugs and shared subtrees (ObjectMeta, PodSpec… recur on many pages);
         # only a page where two slugs collide is rebuilt with numbered ones (k8s-libsonnet's -1).
         members = self._members(model.name, (), (), (model.name,), None)
-        anchors = [entry.anchor for _, entry in _walk_members(members, 0)]
+        anchors = self._anchors(members)
         if len(anchors) != len(set(anchors)):
             members = self._members(model.name, (), (), (model.name,), Slugger())
         helpers = () if crd else helpers_for(path, self.api.version)
         if helpers:
             members = _with_helpers(members, helpers)
-            anchors = [entry.anchor for _, entry in _walk_members(members, 0)]
+            anchors = self._anchors(members)
             if len(anchors) != len(set(anchors)):
                 members = _renumbered(members, Slugger())
         root = BuilderObject("", (), "", model.name, members)
         return BuilderIndex(model.name, path, root, builder_gvk(model) if model.is_kind else None,
                             crd=crd)
+
+    def _anchors(self, members: tuple[BuilderEntry, ...]) -> list[str]:
+        """Every anchor of ``members`` and below, depth first; a shared subtree's (ObjectMeta,
+        PodSpec…: thousands of entries below some kinds) listed once per planner."""
+        out: list[str] = []
+        for entry in members:
+            out.append(entry.anchor)
+            if isinstance(entry, BuilderObject):
+                inner = self._subtree_anchors.get(entry.uid)
+                if inner is None:
+                    inner = self._subtree_anchors[entry.uid] = tuple(self._anchors(entry.members))
+                out += inner
+        return out
 
     # -- one level ---------------------------------------------------------------------------
     def _expandable(self, t: TypeRef) -> str:
