@@ -32,12 +32,13 @@ def frozen_heap() -> Iterator[None]:
     of every release of the site) out of collections until leaving (``gc.freeze``): rendering
     adds memos that grow the oldest generation, whose full collection would walk them all
     (~60 ms of a 1.32 release). They join the oldest generation again on leaving; objects
-    made inside are collected as usual. Only the outermost use freezes (nested: no-op)."""
-    if gc.get_freeze_count():
-        yield
-        return
+    made inside are collected as usual. Inside a freeze already in place (nested, or a build
+    forked by ``build-site``, which froze what its parent had) what is frozen here stays frozen:
+    there is no partial unfreeze, and the outer freeze's owner ends it (or the process)."""
+    outermost = not gc.get_freeze_count()
     gc.freeze()
     try:
         yield
     finally:
-        gc.unfreeze()
+        if outermost:
+            gc.unfreeze()
