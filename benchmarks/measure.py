@@ -31,6 +31,8 @@ class Run:
     peak_process_mb: float
     returncode: int
     output: str
+    system: float = 0.0
+    """The kernel's part of ``cpu`` (file system work: the noisiest part on a shared disk)."""
 
 
 def _children(pid: int) -> list[int]:
@@ -83,7 +85,7 @@ def run(cmd: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: Path |
     sampler.join()
     process_peak = usage.ru_maxrss / 1024
     return Run(wall, usage.ru_utime + usage.ru_stime, max(peak / 2**20, process_peak), process_peak,
-               proc.returncode, output)
+               proc.returncode, output, usage.ru_stime)
 
 
 def median(values: Sequence[float]) -> float:
