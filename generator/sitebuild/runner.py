@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, NoReturn
+from typing import IO, Any, NoReturn
 
 BUILDERS = ("mkdocs", "zensical")
 """What builds a release site: ``mkdocs build`` with the plugin, or Zensical."""
@@ -116,24 +116,32 @@ def can_fork(jobs: Sequence[BuildJob]) -> bool:
     return sys.platform == "linux" and hasattr(os, "fork") and all(not job.command for job in jobs)
 
 
-def preload(config_file: Path) -> None:
-    """Import what a build imports: MkDocs' command line and, by loading one job's config (then
-    dropped: no plugin event runs), the theme, plugins and Markdown extensions it names. Loading
-    it here is silent; whatever fails, the child meets again and reports."""
+def quiet_config(config_file: Path) -> Any:
+    """MkDocs' config of ``config_file``, loaded without a word (its log and warnings silenced:
+    the build of that config reports its problems)."""
     import logging
     import warnings
 
-    import mkdocs.__main__  # noqa: F401  (the command line the children run)
     from mkdocs.config import load_config
 
     logger = logging.getLogger("mkdocs")
     disabled, logger.disabled = logger.disabled, True
     try:
-        with warnings.catch_warnings(), contextlib.suppress(Exception):  # the child reports it
+        with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            load_config(str(config_file))
+            return load_config(str(config_file))
     finally:
         logger.disabled = disabled
+
+
+def preload(config_file: Path) -> None:
+    """Import what a build imports: MkDocs' command line and, by loading one job's config (then
+    dropped: no plugin event runs), the theme, plugins and Markdown extensions it names
+    (``quiet_config``; whatever fails, the child meets again and reports)."""
+    import mkdocs.__main__  # noqa: F401  (the command line the children run)
+
+    with contextlib.suppress(Exception):
+        quiet_config(config_file)
 
 
 def _run_forked(jobs: Sequence[BuildJob], workers: int,

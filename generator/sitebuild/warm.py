@@ -5,8 +5,6 @@ cache): the theme's templates into the bytecode cache the plugin gives the theme
 from __future__ import annotations
 
 import contextlib
-import logging
-import warnings
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -14,23 +12,15 @@ import jinja2
 import jinja2.meta
 
 from generator.build.cache import use_bytecode_cache
+from generator.sitebuild.runner import quiet_config
 
 
 def compile_theme_templates(config_file: Path, bytecode_dir: Path) -> None:
     """Compile into ``bytecode_dir`` the theme templates a build of ``config_file`` renders: the
     page template, the static templates, and what they include, extend or import. A template
     reached only through a computed name, or through the plugin's own loader, is left to the
-    build. The config is loaded silently (the build reports its problems)."""
-    from mkdocs.config import load_config
-
-    logger = logging.getLogger("mkdocs")
-    disabled, logger.disabled = logger.disabled, True
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            config = load_config(str(config_file))
-    finally:
-        logger.disabled = disabled
+    build. The config is loaded silently (``quiet_config``)."""
+    config = quiet_config(config_file)
     env = config.theme.get_env()
     use_bytecode_cache(env, bytecode_dir)
     for name in _closure(env, ["main.html", *sorted(config.theme.static_templates)]):
