@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -186,6 +187,20 @@ def test_second_build_with_nothing_changed_rebuilds_nothing(scenario: Scenario) 
     assert summary.seconds < 10
     assert {v: (scenario.site / v / "index.html").stat().st_mtime_ns for v in VERSIONS} == homes
     assert "skipped 3 as unchanged" in summary.line()
+
+
+def test_a_leftover_alias_staging_directory_is_not_published(scenario: Scenario) -> None:
+    """An interrupted run may leave ``.build-latest`` behind: a later run that stages no alias
+    must not swap it in."""
+    latest = tree(scenario.site / "latest")
+    leftover = scenario.site / ".build-latest"
+    leftover.mkdir()
+    (leftover / "index.html").write_text("left over", encoding="utf-8")
+    try:
+        assert scenario.build().built == []
+        assert tree(scenario.site / "latest") == latest
+    finally:
+        shutil.rmtree(leftover, ignore_errors=True)
 
 
 def edit_overhead_description(spec: Path, text: str) -> None:

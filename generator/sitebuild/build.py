@@ -211,10 +211,12 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
         del entries[version]
     order = newest_first(list(releases))
     alias_home = out / LATEST_ALIAS / "index.html"
-    if not alias_staging.is_dir() and (not alias_home.is_file() or alias_home.read_text(
+    staged = newest in listed  # as the newest release's build finished
+    if not staged and (not alias_home.is_file() or alias_home.read_text(
             encoding="utf-8") != alias_pages(["index.html"], newest, titles)["index.html"]):
         _stage_alias(alias_staging, newest, titles, html_pages(out / newest))
-    if alias_staging.is_dir():
+        staged = True
+    if staged:
         swap_dir(alias_staging, out / LATEST_ALIAS)
     write_file(out / "versions.json", versions_json(order))
     write_file(out / "index.html", landing_page(parent.site_name, order, titles))
