@@ -143,7 +143,6 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
 
     def build(versions: list[str]) -> None:
         jobs = []
-        warm = prepare = None
         for version in versions:
             work = cache_dir / "build-site" / version
             site_dir = out / f"{STAGING_PREFIX}{version}"
@@ -158,10 +157,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             write_file(config_file, release_mkdocs_yml(parent, releases[version], plugin_options,
                                                        site_dir=site_dir, site_url=site_url))
             jobs.append(BuildJob(version, config_file))
-            if warm is None:  # the templates, compiled once for all the builds
-                warm = partial(compile_theme_templates, config_file, cache_dir / "jinja")
-                prepare = partial(compile_templates, plugin_config(plugin_options, work).templates,
-                                  cache_dir / "jinja")
+        warm = prepare = None
+        if jobs and options.builder == "mkdocs":  # the templates, compiled once for all builds
+            warm = partial(compile_theme_templates, jobs[0].config_file, cache_dir / "jinja")
+            prepare = partial(compile_templates, parent.template_dir(), cache_dir / "jinja")
         with tqdm(total=len(jobs), desc="build-site", unit="release",
                   disable=not options.progress or not jobs, leave=False) as bar:
             def done(result: BuildResult) -> None:
