@@ -28,6 +28,8 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+from generator.render.raw_html import PLACEHOLDER
+
 try:  # MkDocs' link rewriting (private): without it, Up links go through Python-Markdown
     from mkdocs.structure.pages import _RelativePathTreeprocessor
 except ImportError:  # pragma: no cover - another MkDocs
@@ -35,7 +37,6 @@ except ImportError:  # pragma: no cover - another MkDocs
 
 _HEADING = re.compile(r"(#{1,6}) ([A-Za-z0-9][A-Za-z0-9 .,()/:-]*?)"
                       r"(?: \{ #([A-Za-z][A-Za-z0-9-]*)( data-search-exclude)? \})?")
-_PLACEHOLDER = re.compile(r"<!-- k8s-api-docs:block \d+ -->")
 _UP = re.compile(r"Up: \[([A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*)\]"
                  r"\(((?:\.\./)*[A-Za-z0-9_-][A-Za-z0-9_./-]*\.md)\)")
 """The link to the parent index page (title, target) of group and API version index pages."""
@@ -69,7 +70,7 @@ def render_headings(text: str,
         if not line:
             continue
         if line.startswith("<!--"):
-            if not _PLACEHOLDER.fullmatch(line):
+            if not PLACEHOLDER.fullmatch(line):
                 return None
             items.append(f"{line}\n\n")
             continue

@@ -38,9 +38,14 @@ class RawBlock:
     """Part of the page content the search plugin indexes."""
 
 
+_PLACEHOLDER_START = "<!-- k8s-api-docs:block "
+PLACEHOLDER = re.compile(r"<!-- k8s-api-docs:block (\d+) -->")
+"""A block's placeholder (``_placeholder``), its number the group."""
+
+
 def _placeholder(number: int | str) -> str:
     """What stands for the page's block ``number`` while Markdown runs (a comment it keeps)."""
-    return f"<!-- k8s-api-docs:block {number} -->"
+    return f"{_PLACEHOLDER_START}{number} -->"
 
 
 def raw_block(html: str, search: bool = True) -> str:
@@ -93,10 +98,6 @@ def _close_at(markdown: str, body: int) -> int:
     return -1
 
 
-_PLACEHOLDERS = re.compile(r"<!-- k8s-api-docs:block (\d+) -->")
-_PLACEHOLDER_START = "<!-- k8s-api-docs:block "
-
-
 def restore(html: str, blocks: list[RawBlock], *, search: bool) -> str:
     """Put back the blocks whose ``search`` flag is ``search`` (each placeholder occurs once):
     in one pass over ``html`` (``restore_one_by_one`` copies the whole page per block) when
@@ -110,7 +111,7 @@ def restore(html: str, blocks: list[RawBlock], *, search: bool) -> str:
     if not all(text[:1] == "<" and text[-1:] == ">" and _PLACEHOLDER_START not in text
                for text in wanted.values()):
         return restore_one_by_one(html, blocks, search=search)
-    parts = _PLACEHOLDERS.split(html)
+    parts = PLACEHOLDER.split(html)
     for index in range(1, len(parts), 2):
         found = wanted.pop(parts[index], None)  # the first placeholder of a number only
         parts[index] = _placeholder(parts[index]) if found is None else found
