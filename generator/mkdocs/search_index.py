@@ -26,16 +26,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.libsonnet.builders import builder_index
-from generator.mkdocs.search_sections import material_indexes
+from generator.mkdocs.search_sections import material_indexes, material_search
 from generator.model.types import ApiSpec
 from generator.views.lookup import row_anchors, type_text
 from generator.views.pages import group_label
 from generator.views.site import SitePlan, published_url
-
-try:
-    from material.plugins.search import plugin as material_search
-except ImportError:  # pragma: no cover - Material is a dependency
-    material_search = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True, slots=True)
