@@ -129,14 +129,19 @@ def build_parser() -> argparse.ArgumentParser:
                      help="exit 1 when a change of this class or worse remains after the "
                           "filters: breaking | warning | info (default: never)")
     dif.add_argument("--group", dest="groups", action="append", default=[], metavar="GROUP",
-                     help="only this API group as written in apiVersion (core: the core group); "
-                          "repeatable")
+                     help="only this API group as written in apiVersion (core: the core group) "
+                          "or as the site's navigation names it (flowcontrol); repeatable; a "
+                          "group neither release has is an error")
     dif.add_argument("--kind", dest="kinds", action="append", default=[], metavar="KIND",
-                     help="only this kind, the types it uses and the unserved versions that "
-                          "served it; repeatable")
+                     help="only this kind (any case), the types it uses and the unserved "
+                          "versions that served it; repeatable; a kind neither release has is "
+                          "an error")
     dif.add_argument("--ignore-stability", action="append", default=[], choices=STABILITIES,
                      metavar="LEVEL", help="drop changes of this stability: alpha | beta | ga; "
                                            "repeatable")
+    dif.add_argument("--no-descriptions", action="store_true",
+                     help="leave out description-only changes (description changed); "
+                          "feature-gate mentions stay")
     dif.add_argument("--offline", action="store_true",
                      help="never download; URL sources must already be in the cache")
     dif.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
@@ -298,7 +303,7 @@ def _diff(args: argparse.Namespace) -> int:
     from generator.render.reports import format_github, format_json, format_markdown, format_text
 
     keep = DiffFilter(frozenset(args.groups), frozenset(args.kinds),
-                      frozenset(args.ignore_stability))
+                      frozenset(args.ignore_stability), descriptions=not args.no_descriptions)
     result = diff_releases(*diff_sides(args.old, args.new), _options(args), lenient=args.lenient,
                            keep=keep)
     _print_diagnostics(result.diagnostics)

@@ -260,9 +260,12 @@ class DiffFilter:
     kinds: frozenset[str] = frozenset()
     """Kinds: a kind keeps its own changes and those of every type it uses."""
     ignore_stability: frozenset[str] = frozenset()
+    descriptions: bool = True
+    """``False`` (``--no-descriptions``): drop ``description-changed`` entries (feature-gate
+    mentions stay)."""
 
     def __bool__(self) -> bool:
-        return bool(self.groups or self.kinds or self.ignore_stability)
+        return bool(self.groups or self.kinds or self.ignore_stability or not self.descriptions)
 
 
 def _reachable(api: ApiSpec, kinds: Collection[str]) -> set[tuple[str, str, str]]:
@@ -291,7 +294,8 @@ def filter_diff(diff: ApiDiff, keep: DiffFilter, old: ApiSpec | None = None,
 
     def wanted(c: Change) -> bool:
         return ((not keep.groups or c.group in keep.groups)
-                and c.stability not in keep.ignore_stability)
+                and c.stability not in keep.ignore_stability
+                and (keep.descriptions or c.change != "description-changed"))
 
     versions = []
     for c in diff.api_versions:

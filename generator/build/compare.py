@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from generator.analysis.crd_diff import with_crd_changes
 from generator.analysis.diff import ApiDiff, DiffFilter, diff_apis, filter_diff
+from generator.analysis.diff_filters import resolve_filter
 from generator.build.load import load_api, package_history
 from generator.config import Release
 from generator.errors import Diagnostic
@@ -30,6 +31,8 @@ def diff_releases(old: Release, new: Release, options: SourceOptions | None = No
         api, found = load_api(release, options, lenient=lenient)
         diagnostics.extend(found)
         apis.append(api)
+    if keep:
+        keep = resolve_filter(keep, *apis)  # before the diff: a typo fails fast
     diff = with_crd_changes(diff_apis(*apis, history=package_history()), *apis)
     if keep:
         diff = filter_diff(diff, keep, *apis)
