@@ -76,7 +76,11 @@ def test_unserved_api_version_is_breaking_with_replacement(
         capsys: pytest.CaptureFixture[str]) -> None:
     removed = find(bundled_diff(old, new), "api-version-removed", api_version=version, group=group)
     assert (removed.severity, removed.model, removed.field) == ("breaking", "", "")
-    assert (removed.stability, removed.policy) == ("beta", "allowed")  # served ≥ 3 releases
+    # served ≥ 3 releases, or fewer known ones that reach back to the oldest known release (1.25)
+    policy = "unknown" if old in ("1.25", "1.26") else "allowed"
+    assert (removed.stability, removed.policy) == ("beta", policy)
+    if policy == "unknown":
+        assert "history starts at 1.25" in removed.reason
     assert any(r.kind == kind and r.api_version == use and r.served_since == f"served since {since}"
                for r in removed.replacements), removed.replacements
     assert f"not served in {new}" in removed.message
@@ -141,8 +145,10 @@ def test_narrowed_type_names_the_nested_difference() -> None:
      "narrowed: burst: removed; items[].value: type integer (int64) → integer (int32)"),
     ("enum-removed", "enum-changed", "mode", "breaking", "values removed: Slow"),
     ("enum-added", "enum-changed", "mode", "warning", "values added: Turbo"),
-    ("required-no-default", "required-changed", "color", "breaking", "no default"),
-    ("required-with-default", "required-changed", "color", "warning", "the server defaults it"),
+    # a GA field of a built-in API newly marked required: documentation (compatibility forbids
+    # making it required); alpha versions keep the real classes (test below)
+    ("required-no-default", "required-changed", "color", "info", "documentation: "),
+    ("required-with-default", "required-changed", "color", "info", "documentation: "),
     ("list-type", "list-type-changed", "ports", "breaking",
      "server-side apply: atomic → map (keys name)"),
     ("list-type", "list-type-changed", "tags", "info", "same server-side apply merge"),
@@ -157,13 +163,24 @@ def test_classification_rule(rule: str, change: str, field: str, severity: str,
     assert c.policy == ("violation" if severity == "breaking" else "allowed")
 
 
+@pytest.mark.parametrize(("rule", "severity", "reason"), [
+    ("required-alpha-no-default", "breaking", "no default"),
+    ("required-alpha-with-default", "warning", "the server defaults it"),
+])
+def test_alpha_field_newly_required_keeps_its_class(rule: str, severity: str, reason: str) -> None:
+    c = find(rule_diff(rule), "required-changed", "WidgetSpec", "color", api_version="v1alpha1")
+    assert (c.severity, c.reason, c.stability, c.policy) == (severity, reason, "alpha", "allowed")
+
+
 def test_rule_fixtures_fail_the_gate_only_when_breaking() -> None:
     gates = {rule.name: main(["diff", str(rule / "old.json"), str(rule / "new.json"),
                               "--fail-on", "breaking"])
              for rule in sorted(RULES.iterdir())}
     assert gates == {"default-changed": 0, "enum-added": 0, "enum-removed": 1,
                      "field-removed": 1, "list-type": 1, "narrowed": 1, "recursive-renamed": 0,
-                     "renamed-same": 0, "required-no-default": 1, "required-with-default": 0,
+                     "renamed-same": 0, "required-alpha-no-default": 1,
+                     "required-alpha-with-default": 0, "required-no-default": 0,
+                     "required-with-default": 0,
                      "unserved": 1, "widened": 0}
 
 
@@ -229,7 +246,9 @@ def test_gadget_text_report(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "breaking gadgets.example.io/v1 GadgetSpec.legacyMode: field removed" in out
     assert "breaking gadgets.example.io/v1 GadgetSpec.port: type changed: int-or-string" in out
-    assert "breaking gadgets.example.io/v1 GadgetSpec.color: required changed" in out
+    # newly marked required in a GA version: documentation (compatibility forbids the change)
+    assert ("info     gadgets.example.io/v1 GadgetSpec.color: required changed: optional → "
+            "required (documentation: ") in out
     # a beta field removed is breaking too: severity is the upgrade's impact, not maturity
     assert ("breaking gadgets.example.io/v1beta1 GadgetSpec.sparkles: field removed: boolean "
             "[beta, policy violation]") in out
@@ -242,8 +261,8 @@ def test_json_format_schema(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", OLD_GADGETS, NEW_GADGETS, "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["schemaVersion"] == 1
-    assert data["summary"] == {"breaking": 4, "warning": 0, "info": 3, "total": 7,
-                               "violations": 4}
+    assert data["summary"] == {"breaking": 3, "warning": 0, "info": 4, "total": 7,
+                               "violations": 3, "policyUnknown": 0}
     keys = {"change", "severity", "group", "apiVersion", "stability", "policy", "model", "field",
             "old", "new", "reason", "replacement", "message"}
     assert all(keys <= set(c) for c in data["changes"])

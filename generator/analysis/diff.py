@@ -7,22 +7,26 @@ new one, whatever the API's maturity:
 - ``breaking``: something that worked against the old release fails against the new one: an API
   version no longer served; a kind no longer served by a version that still is; a field removed;
   a type changed incompatibly (structures compared, ``analysis.structure``); a field newly
-  required without a default; enum values removed; list/map merge semantics changed (what
-  server-side apply or strategic merge patch does);
+  required without a default (alpha, or a CRD's: see below); enum values removed; list/map merge
+  semantics changed (what server-side apply or strategic merge patch does);
 - ``warning``: compatible but worth a look: enum values added, a default changed, a field newly
   required that the server defaults;
-- ``info``: additions, renamed or widened types, descriptions, feature-gate mentions.
+- ``info``: additions, renamed or widened types, descriptions, feature-gate mentions, and an
+  existing field of a built-in GA or beta API newly marked required: compatibility forbids
+  making a field required, so the schema now documents what validation already required.
 
-Each change also says its ``stability`` (``ga``/``beta``/``alpha``: the API version's, or the
-field's when its description calls it an alpha or beta field) and ``policy``: whether the
-Kubernetes deprecation policy allows it (``violation`` for a breaking change of a GA or beta
-element, except a beta API version or kind removed after being served for at least 3 releases; alpha
-API versions and alpha fields may change or go at any time).
+Each change also says its ``stability`` (``ga``/``beta``/``alpha``: the least stable of the API
+version's, the field's when its description calls it an alpha or beta field, and the stage at
+which kinds use the model: ``analysis.stages``; a field removed after one known release is
+alpha) and ``policy``: whether the Kubernetes deprecation policy allows it (``violation`` for a
+breaking change of a GA or beta element, except a beta API version or kind removed after being
+served for at least 3 releases; ``unknown`` when the known releases cannot show that; alpha API
+versions and alpha fields may change or go at any time). ``docs/gate.md`` cites the rules.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
 from typing import Any
@@ -30,6 +34,7 @@ from typing import Any
 from generator.analysis.gates import feature_gates
 from generator.analysis.known_data import data_notes
 from generator.analysis.severity import POLICIES, SEVERITIES, STABILITIES
+from generator.analysis.stages import model_stages
 from generator.analysis.structure import (
     Comparison,
     StructureComparer,
@@ -81,6 +86,11 @@ CHANGE_KINDS = (
 _RANK = {s: i for i, s in enumerate(SEVERITIES)}
 _STABILITY_RANK = {s: i for i, s in enumerate(STABILITIES)}
 LIST_KIND_REASON = "fields of list kinds are only returned by the server"
+REQUIRED_MARKER_REASON = ("documentation: an existing GA or beta field cannot become required; "
+                          "validation already required it")
+"""Why an existing GA/beta field of a built-in API newly marked required is ``info``: Kubernetes
+API changes, "On compatibility" (which fields are required may not change), and the published
+schema documents the Go validation. A CRD's schema is its validation: there it stays a change."""
 
 
 def worst(severities: Iterable[str]) -> str:
@@ -419,34 +429,45 @@ class _Context:
     is_list: bool = False
     comparer: StructureComparer | None = None
     out: list[Change] = field(default_factory=list)
+    reach: str = "ga"
+    """The most stable stage at which a kind uses the model (``analysis.stages``)."""
+    via: str = ""
+    """The alpha/beta field that lowered ``reach`` (``PodSpec.resourceClaims``)."""
+    enforced: bool = False
+    """The schema is what the server validates (a CRD's), not documentation of Go validation."""
 
     @property
     def base_stability(self) -> str:
-        return version_stability(self.api_version)
+        return least_stable(version_stability(self.api_version), self.reach)
 
     def add(self, kind: str, severity: str, field_name: str, old: str | None, new: str | None,
             maturity: str = "", reason: str = "", alpha_only: bool = False,
             words: tuple[WordChange, ...] = ()) -> None:
         level = least_stable(self.base_stability, maturity)
+        if (self.via and severity != "info" and level == self.reach
+                and level != version_stability(self.api_version)):
+            reason = "; ".join(t for t in (reason, f"used only through {self.via} ({level})") if t)
         self.out.append(Change(kind, severity, self.group, self.api_version, self.model,
                                field_name, old, new, words, level,
                                policy_of(kind, severity, level, alpha_only), reason))
 
 
 def policy_of(kind: str, severity: str, level: str, alpha_only: bool = False,
-              window_kept: bool = True) -> str:
-    """``violation`` when the deprecation policy forbids the change (see the module doc)."""
+              window: str = "allowed") -> str:
+    """``violation`` when the deprecation policy forbids the change (see the module doc);
+    ``window``: the verdict on a beta removal's lifetime (``Guide.beta_window``)."""
     if severity != "breaking" or level == "alpha" or alpha_only:
         return "allowed"
     if kind in ("api-version-removed", "model-removed") and level == "beta":
-        return "allowed" if window_kept else "violation"
+        return window
     return "violation"
 
 
 def field_changes(old: Field, new: Field, where: Change,
                   comparer: StructureComparer | None = None, is_list: bool = False) -> list[Change]:
     """Changes of one field present on both sides; ``where`` supplies group/version/model."""
-    ctx = _Context(where.group, where.api_version, where.model, is_list, comparer)
+    ctx = _Context(where.group, where.api_version, where.model, is_list, comparer,
+                   reach=where.stability)
     _field_changes(old, new, ctx)
     return ctx.out
 
@@ -469,6 +490,8 @@ def _field_changes(old: Field, new: Field, ctx: _Context) -> None:
             severity, reason = "info", ""
         elif list_reason:
             severity, reason = "info", list_reason
+        elif not ctx.enforced and least_stable(ctx.base_stability, maturity) != "alpha":
+            severity, reason = "info", REQUIRED_MARKER_REASON
         elif new.has_default:
             severity, reason = "warning", "the server defaults it"
         else:
@@ -562,7 +585,7 @@ def _merge_changes(old: Field, new: Field, ctx: _Context, maturity: str, list_re
 
 
 def _where(ctx: _Context) -> Change:
-    return Change("", "info", ctx.group, ctx.api_version, ctx.model)
+    return Change("", "info", ctx.group, ctx.api_version, ctx.model, stability=ctx.reach)
 
 
 def description_changes(old: str, new: str, where: Change, field_name: str = "",
@@ -570,7 +593,7 @@ def description_changes(old: str, new: str, where: Change, field_name: str = "",
     """Description word diff plus feature gates mentioned or no longer mentioned."""
     out: list[Change] = []
     words = word_changes(old, new)
-    level = level or version_stability(where.api_version)
+    level = level or least_stable(version_stability(where.api_version), where.stability)
     if words:
         out.append(Change("description-changed", "info", where.group, where.api_version,
                           where.model, field_name, old, new, words, level))
@@ -586,8 +609,13 @@ def description_changes(old: str, new: str, where: Change, field_name: str = "",
 
 
 def diff_models(old: Model, new: Model, where: Change,
-                comparer: StructureComparer | None = None) -> tuple[list[Change], list[FieldChange]]:
-    """Model-level changes and per-field changes between two versions of one model."""
+                comparer: StructureComparer | None = None, *, via: str = "",
+                lived: Callable[[str], str] | None = None,
+                ) -> tuple[list[Change], list[FieldChange]]:
+    """Model-level changes and per-field changes between two versions of one model.
+    ``where.stability``: the stage kinds use the model at (``analysis.stages``; ``via`` the field
+    that lowered it); ``lived(field)``: why a removed field must have been alpha, or ``""``
+    (``Guide.lived_one_release``)."""
     model_level = description_changes(old.description, new.description, where)
     fields: list[FieldChange] = []
     old_fields = {f.name: f for f in old.fields}
@@ -595,7 +623,8 @@ def diff_models(old: Model, new: Model, where: Change,
     is_list = old.is_list and new.is_list
     for name in sorted(old_fields.keys() | new_fields.keys()):
         before, after = old_fields.get(name), new_fields.get(name)
-        ctx = _Context(where.group, where.api_version, where.model, is_list, comparer)
+        ctx = _Context(where.group, where.api_version, where.model, is_list, comparer,
+                       reach=where.stability, via=via, enforced=new.crd is not None)
         if before is None and after is not None:
             if after.required and not is_list:
                 severity, reason = (("warning", "the server defaults it") if after.has_default
@@ -607,8 +636,12 @@ def diff_models(old: Model, new: Model, where: Change,
                     field_maturity(after.description), reason)
             fields.append(FieldChange(name, "added", tuple(ctx.out)))
         elif after is None and before is not None:
-            ctx.add("field-removed", "breaking", name, type_text(before.type), None,
-                    field_maturity(before.description))
+            maturity, reason = field_maturity(before.description), ""
+            if lived is not None and least_stable(ctx.base_stability, maturity) != "alpha":
+                reason = lived(name)
+                maturity = "alpha" if reason else maturity
+            ctx.add("field-removed", "breaking", name, type_text(before.type), None, maturity,
+                    reason)
             fields.append(FieldChange(name, "removed", tuple(ctx.out)))
         elif before is not None and after is not None:
             _field_changes(before, after, ctx)
@@ -664,6 +697,7 @@ def diff_apis(old: ApiSpec, new: ApiSpec, history: History | None = None) -> Api
 
     guide = Guide(old, new, api_group, history)
     comparer = StructureComparer(old, new)
+    stages = model_stages(old)
     old_index, new_index = _model_index(old), _model_index(new)
     old_versions = {(k[0], k[1]) for k in old_index if k[1]}
     new_versions = {(k[0], k[1]) for k in new_index if k[1]}
@@ -696,7 +730,10 @@ def diff_apis(old: ApiSpec, new: ApiSpec, history: History | None = None) -> Api
             models.append(ModelChange(group, ag, av, kind, "removed", before.name, "",
                                       before.is_kind, (removed,)))
         elif before is not None and after is not None:
-            model_level, fields = diff_models(before, after, where, comparer)
+            stage, via = stages.get(before.name, ("ga", ""))
+            model_level, fields = diff_models(
+                before, after, replace(where, stability=stage), comparer, via=via,
+                lived=lambda f, d=before.name: guide.lived_one_release(d, f))
             if model_level or fields:
                 models.append(ModelChange(group, ag, av, kind, "changed", before.name,
                                           after.name, after.is_kind, tuple(model_level),
@@ -713,12 +750,10 @@ def _version_removed(api_group: str, version: str, old: ApiSpec, guide: Guide,
     definitions = [m.name for m in old.models.values()
                    if m.api_version == version and guide.old_kinds.get((api_group, version), {})
                    .get(m.kind) is m]
-    window = guide.beta_window_kept(definitions) if level == "beta" else True
-    reason = f"not served in {new_release}"
-    if level == "beta" and not window:
-        reason += "; served for fewer than 3 releases"
+    window, why = guide.beta_window(definitions) if level == "beta" else ("allowed", "")
+    reason = f"not served in {new_release}" + (f"; {why}" if why else "")
     return Change("api-version-removed", "breaking", api_group, version, stability=level,
-                  policy=policy_of("api-version-removed", "breaking", level, window_kept=window),
+                  policy=policy_of("api-version-removed", "breaking", level, window=window),
                   reason=reason, replacements=replacements,
                   guidance=guidance(replacements, new_release) if replacements else "")
 
@@ -731,8 +766,8 @@ def _model_removed(before: Model, api_group: str, version: str, kind: str, guide
         return Change("model-removed", "info", api_group, version, kind, stability=level,
                       reason=reason)
     replacements = guide.replacements(api_group, kind)
-    window = guide.beta_window_kept([before.name]) if level == "beta" else True
+    window, why = guide.beta_window([before.name]) if level == "beta" else ("allowed", "")
     return Change("model-removed", "breaking", api_group, version, kind, stability=level,
-                  policy=policy_of("model-removed", "breaking", level, window_kept=window),
-                  reason=f"not served in {new_release}",
+                  policy=policy_of("model-removed", "breaking", level, window=window),
+                  reason=f"not served in {new_release}" + (f"; {why}" if why else ""),
                   replacements=replacements, guidance=guidance(replacements, new_release))

@@ -6,4 +6,6 @@ from __future__ import annotations
 SEVERITIES = ("breaking", "warning", "info")
 """Change classes, worst first."""
 STABILITIES = ("ga", "beta", "alpha")
-POLICIES = ("allowed", "violation")
+POLICIES = ("allowed", "violation", "unknown")
+"""What the deprecation policy says of a change; ``unknown``: the known releases cannot show it
+(the reason says why)."""

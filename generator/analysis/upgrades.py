@@ -173,13 +173,51 @@ class Guide:
             since, earlier = release, True
         return since, earlier
 
-    def beta_window_kept(self, definitions: Iterable[str]) -> bool:
-        """Whether an API version whose definitions are ``definitions`` (in the old release) was
-        served for at least ``BETA_WINDOW`` releases before the new one (unknown → True)."""
+    def beta_window(self, definitions: Iterable[str]) -> tuple[str, str]:
+        """The deprecation policy's verdict on removing a beta API version (or kind) whose
+        definitions are ``definitions`` in the old release: (``allowed`` | ``violation`` |
+        ``unknown``, why). It must have been served for at least ``BETA_WINDOW`` releases: the
+        unbroken run of known releases that last served it is counted; a run shorter than that
+        which reaches the oldest known release proves nothing (``unknown``, "history starts at
+        1.25"), nor does a release history that does not have it at all."""
         names = list(definitions)
         if self.history is None or not names:
-            return True
-        for run, release in enumerate(self._earlier):
-            if not any(self.history.has(release, n) for n in names):
-                return run >= BETA_WINDOW
-        return True  # served as far back as history goes
+            return "unknown", "no release history to count the releases it was served"
+        run: list[str] = []
+        for release in self._earlier:  # newest first
+            if any(self.history.has(release, n) for n in names):
+                run.append(release)
+            elif run:
+                break
+        if not run:
+            return "unknown", "not in the known releases"
+        if len(run) >= BETA_WINDOW:
+            return "allowed", ""
+        span = run[-1] if len(run) == 1 else f"{run[-1]} to {run[0]}"
+        if run[-1] == self._earlier[-1]:
+            return "unknown", f"served in {span}; history starts at {run[-1]}"
+        return "violation", f"served for fewer than {BETA_WINDOW} releases ({span})"
+
+    def lived_one_release(self, definition: str, field: str) -> str:
+        """Why a field of ``definition`` that the old release has and the new one lacks must
+        have been an alpha field, or ``""``: the known releases show it in the old release only
+        (the release before has the definition without it, the releases between old and new do
+        not have it). A field added to an existing API version starts as an optional alpha
+        field behind a feature gate and needs releases to graduate (API changes, "New field in
+        existing API version"), so one release is too short for it to have been GA."""
+        lookup = getattr(self.history, "fields", None)
+        number = release_number(self.old.version)
+        if lookup is None or number is None or self.history is None:
+            return ""
+        releases = list(self.history.releases)
+        before = [r for r in releases if (n := release_number(r)) is not None and n < number]
+        between = [r for r in self._earlier if (n := release_number(r)) is not None and n > number]
+        if not before:
+            return ""
+        previous = lookup(before[-1], definition)
+        if previous is None or field in previous:
+            return ""
+        if any(field in (lookup(r, definition) or ()) for r in between):
+            return ""
+        return (f"served only in {number[0]}.{number[1]}: a field added to an existing API "
+                f"version starts as alpha")

@@ -27,7 +27,8 @@ def diff_to_dict(diff: ApiDiff) -> dict[str, Any]:
         "old": {"version": diff.old_version, "source": diff.old_source},
         "new": {"version": diff.new_version, "source": diff.new_source},
         "summary": {**diff.totals(), "total": len(diff.changes()),
-                    "violations": sum(c.policy == "violation" for c in diff.changes())},
+                    "violations": sum(c.policy == "violation" for c in diff.changes()),
+                    "policyUnknown": sum(c.policy == "unknown" for c in diff.changes())},
         "notes": [note_dict(n) for n in diff.notes],
         "changes": [change_dict(c) for c in diff.changes()],
     }
@@ -69,11 +70,19 @@ def summary_line(diff: ApiDiff) -> str:
     return (f"{one_line(diff.old_version)} → {one_line(diff.new_version)}: "
             f"{len(diff.changes())} changes ({totals['breaking']} breaking, "
             f"{totals['warning']} warning, {totals['info']} info; "
-            f"{violations} against the deprecation policy)")
+            f"{violations} against the deprecation policy{_unknown_text(diff)})")
+
+
+def _unknown_text(diff: ApiDiff) -> str:
+    unknown = sum(c.policy == "unknown" for c in diff.changes())
+    return f", {unknown} policy unknown" if unknown else ""
+
+
+POLICY_TAGS = {"violation": "policy violation", "unknown": "policy unknown"}
 
 
 def _tags(c: Change) -> str:
-    return f"[{c.stability}" + (", policy violation]" if c.policy == "violation" else "]")
+    return f"[{c.stability}" + (f", {POLICY_TAGS[c.policy]}]" if c.policy in POLICY_TAGS else "]")
 
 
 def format_text(diff: ApiDiff) -> str:
@@ -174,7 +183,8 @@ def _markdown_item(c: Change, new_release: str) -> str:
     details = [gfm_text(c.reason)] if c.reason else []
     if c.replacements:
         details.append(guidance(c.replacements, new_release, gfm_code, gfm_text))
-    details.append(c.stability + (", **policy violation**" if c.policy == "violation" else ""))
+    details.append(c.stability + (f", **{POLICY_TAGS[c.policy]}**" if c.policy in POLICY_TAGS
+                                  else ""))
     return "".join(parts) + " — " + "; ".join(details)
 
 
@@ -189,7 +199,7 @@ def format_markdown(diff: ApiDiff, old_label: str = "", new_label: str = "") -> 
            f"Compared {gfm_code(old_label or diff.old_source)} → "
            f"{gfm_code(new_label or diff.new_source)}: **{totals['breaking']} breaking**, "
            f"{totals['warning']} warning, {totals['info']} info; {violations} against the "
-           "Kubernetes deprecation policy.", ""]
+           f"Kubernetes deprecation policy{_unknown_text(diff)}.", ""]
     titles = {"breaking": "Breaking", "warning": "Warning", "info": "Info"}
     for severity in SEVERITIES:
         matching = [c for c in changes if c.severity == severity]

@@ -160,3 +160,10 @@ class PackageHistory:
             path = _schema_root() / f"v{release}.0-local" / "_definitions.json"
             data = self._data[release] = path.read_bytes()
         return f'"{definition}"'.encode() in data
+
+    def fields(self, release: str, definition: str) -> frozenset[str] | None:
+        """Property names of ``definition`` in ``release`` (None: no such release or
+        definition); parses the release once per process (``field_names``)."""
+        if release not in self.releases:
+            return None
+        return field_names(release).get(definition)
