@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.errors import Location, SpecError
+from generator.errors import Location, SpecError, one_line
 from generator.sources.base import Provenance, RawDocument, Schema
 from generator.sources.crd import (
     crd_dir_digest,
@@ -114,6 +114,9 @@ def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
         return doc
     path, is_dir = _local(spec)
     if is_dir:
+        if not document_files(path) and not manifest_files(path):
+            raise SpecError("empty directory: no CustomResourceDefinition manifests (*.yaml, "
+                            "*.yml, *.json) or OpenAPI v3 documents (*.json)", Location(spec))
         if _is_crd_dir(path, options.max_bytes):
             doc = load_crd_dir(path, options.max_bytes)
         else:
@@ -250,6 +253,12 @@ def load_document(document: Any, origin: str, sha256: str = "") -> RawDocument:
             return load_openapi_v3_document(document, origin, sha256)
         if "$defs" in document:
             return load_jsonschema_document(document, origin, sha256)
+    if isinstance(document, dict) and isinstance(document.get("kind"), str) and document["kind"]:
+        api_version = document.get("apiVersion")
+        what = f"a {one_line(document['kind'], 80)}" + (
+            f" ({one_line(api_version, 80)})" if isinstance(api_version, str) else "")
+        raise SpecError(f"{what} is not a CustomResourceDefinition (nor an OpenAPI document)",
+                        Location(origin, ""))
     if isinstance(document, dict):
         problem = "top level object has no 'swagger', 'openapi' or '$defs' key"
     else:
