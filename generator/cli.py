@@ -249,6 +249,25 @@ def _options(args: argparse.Namespace) -> SourceOptions:
     return cli_source_options(args.cache_dir, args.offline, args.spec_mirror, args.lock)
 
 
+def _emit(text: str) -> None:
+    """Write ``text`` to stdout; when the reader stops reading (``… | head``) the rest is dropped
+    quietly and the command keeps its exit code."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush has nowhere to fail."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # not a real file (captured output)
+        pass
+
+
 def _print_diagnostics(diagnostics: Iterable[object]) -> None:
     for diagnostic in diagnostics:
         print(diagnostic, file=sys.stderr)
@@ -279,8 +298,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise GeneratorError("export takes exactly one --version")
     api, diagnostics = load_api(releases[0], _options(args), lenient=args.lenient)
     _print_diagnostics(diagnostics)
-    json.dump(api.to_dict(), sys.stdout, indent=1, sort_keys=False, ensure_ascii=False)
-    sys.stdout.write("\n")
+    _emit(json.dumps(api.to_dict(), indent=1, sort_keys=False, ensure_ascii=False) + "\n")
     return EXIT_OK
 
 
@@ -322,7 +340,7 @@ def _diff(args: argparse.Namespace) -> int:
         out = format_github(diff, workspace_file(args.new), summary_written=bool(summary))
     else:
         out = format_text(diff)
-    sys.stdout.write(out)
+    _emit(out)
     return EXIT_GATE if args.fail_on and diff.trips(args.fail_on) else EXIT_OK
 
 
@@ -365,17 +383,21 @@ def cmd_check(args: argparse.Namespace) -> int:
         replace_releases(Path(tmp) / "out", site.pages, dirs, page_format)
         fresh = read_tree(Path(tmp) / "out", generated)
     result = compare_trees(fresh, committed)
+    pages = sum(p.endswith(".md") for p in fresh)
     if not result.stale:
-        print(f"{args.dir}: up to date ({sum(p.endswith('.md') for p in fresh)} {page_format} pages)")
+        _emit(f"{args.dir}: up to date ({pages} {page_format} pages)\n")
         return EXIT_OK
-    print(f"{args.dir}: stale: {len(result.added)} added, {len(result.removed)} removed, "
-          f"{len(result.changed)} changed (regenerate with: generate --out {args.dir} …)")
-    for mark, paths in (("added", result.added), ("removed", result.removed),
-                        ("changed", result.changed)):
-        for path in paths:
-            print(f"{mark:<8} {path}")
+    lines = [f"{args.dir}: stale: {result.summary()} (regenerate with: generate --out "
+             f"{args.dir} …)"]
+    if not committed.keys() & fresh.keys():
+        lines.append(f"{args.dir} has none of the {len(fresh)} files generated for "
+                     f"{', '.join(config.rendered)}: is it the --out of generate for these "
+                     f"releases?")
+    lines += result.listing()
     for path in result.changed[: max(args.max_diffs, 0)]:
-        print("\n".join(unified(path, committed[path], fresh[path])))
+        lines += ["", f"page edited {path}: what {args.dir} has (-) and what is generated (+)",
+                  *unified(path, committed[path], fresh[path])]
+    _emit("\n".join(lines) + "\n")
     return EXIT_GATE
 
 
@@ -414,3 +436,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader of our output went away (| head): nothing to say
+        _drop_stdout()
+        return EXIT_OK

@@ -28,8 +28,8 @@ def test_check_fresh_then_edited(generated: Path, capsys: pytest.CaptureFixture[
     try:
         assert main(["check", str(generated), *ARGS]) == 1
         out = capsys.readouterr().out
-        assert "stale: 0 added, 0 removed, 1 changed" in out
-        assert "changed  1.31/core/v1/podSpec.md" in out
+        assert "stale: 1 page edited, 0 pages missing, 0 pages not generated" in out
+        assert "page edited         1.31/core/v1/podSpec.md" in out
         assert "--- a/1.31/core/v1/podSpec.md" in out and "-# PodSpecc" in out
     finally:
         page.write_text(original, encoding="utf-8")
@@ -43,8 +43,8 @@ def test_check_names_missing_and_extra_pages(generated: Path,
         assert main(["check", str(generated), "--version", "1.31", "--version", "1.32",
                      "--history", "site"]) == 1
         out = capsys.readouterr().out
-        assert "removed  1.31/stray.md" in out
-        assert "added    1.32/changes.md" in out
+        assert "page not generated  1.31/stray.md" in out
+        assert "\npage missing        1.32/" in out  # the first ten of 1.32's pages
     finally:
         extra.unlink()
 
@@ -59,6 +59,23 @@ def test_check_covers_the_field_path_data(generated: Path, capsys: pytest.Captur
     data.write_text(original.replace('"field-spec"', '"field-spek"', 1), encoding="utf-8")
     try:
         assert main(["check", str(generated), *ARGS]) == 1
-        assert "changed  1.31/fieldpaths.json" in capsys.readouterr().out
+        assert "page edited         1.31/fieldpaths.json" in capsys.readouterr().out
     finally:
         data.write_text(original, encoding="utf-8")
+
+
+def test_check_of_a_foreign_directory_summarises(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A directory generate never wrote: one summary, ten pages named, the rest counted (not 700
+    lines), in the user's view of the directory."""
+    (tmp_path / "1.31").mkdir()
+    (tmp_path / "1.31" / "notes.md").write_text("# mine\n", encoding="utf-8")
+    assert main(["check", str(tmp_path), *ARGS]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith(f"{tmp_path}: stale: 0 pages edited, ")
+    assert "pages missing, 1 page not generated" in lines[0]
+    assert "has none of the" in lines[1]
+    assert sum(line.startswith("page missing        1.31/") for line in lines) == 10
+    assert any(line.startswith("page missing        … and ") for line in lines)
+    assert "page not generated  1.31/notes.md" in lines
+    assert len(lines) < 20
