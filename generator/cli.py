@@ -44,11 +44,15 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_INPUT)
 
 
-def add_source_options(p: argparse.ArgumentParser, *, version_required: bool = True) -> None:
+def add_source_options(p: argparse.ArgumentParser, *, version_required: bool = True,
+                       one_release: bool = False) -> None:
+    """``one_release``: the command reads exactly one release (``export``)."""
     p.add_argument("--version", dest="versions", action="append", default=[],
                    required=version_required, metavar="VERSION",
-                   help="Kubernetes release to document, e.g. 1.31 (repeatable). With an "
-                        "explicit --source it is only a label.")
+                   help="Kubernetes release to " + ("export, e.g. 1.31 (exactly one)"
+                                                    if one_release else
+                                                    "document, e.g. 1.31 (repeatable)")
+                        + ". With an explicit --source it is only a label.")
     p.add_argument("--source", dest="sources", action="append", default=[], metavar="SPEC",
                    help=SOURCE_HELP)
     add_source_kind_option(p)
@@ -103,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     exp = sub.add_parser("export", help="print the normalized model as JSON",
                          description="Print the normalized model of one release as JSON "
                                      "(schema: README 'Export format').")
-    add_source_options(exp)
+    add_source_options(exp, one_release=True)
 
     dif = sub.add_parser(
         "diff", help="compare two releases; exit 1 when a change of --fail-on class or worse",
