@@ -17,8 +17,8 @@ new one, whatever the API's maturity:
 
 Each change also says its ``stability`` (``ga``/``beta``/``alpha``: the least stable of the API
 version's, the field's when its description calls it an alpha or beta field, and the stage at
-which kinds use the model: ``analysis.stages``; a field removed after one known release is
-alpha) and ``policy``: whether the Kubernetes deprecation policy allows it (``violation`` for a
+which kinds use the model: ``analysis.stages``; a field the old release added to an existing
+API version is alpha) and ``policy``: whether the Kubernetes deprecation policy allows it (``violation`` for a
 breaking change of a GA or beta element, except a beta API version or kind removed after being
 served for at least 3 releases; ``unknown`` when the known releases cannot show that; alpha API
 versions and alpha fields may change or go at any time). ``docs/gate.md`` cites the rules.
@@ -435,6 +435,8 @@ class _Context:
     """The alpha/beta field that lowered ``reach`` (``PodSpec.resourceClaims``)."""
     enforced: bool = False
     """The schema is what the server validates (a CRD's), not documentation of Go validation."""
+    young: str = ""
+    """Why the field at hand was alpha in the old release (new in it), or ``""``."""
 
     @property
     def base_stability(self) -> str:
@@ -443,8 +445,12 @@ class _Context:
     def add(self, kind: str, severity: str, field_name: str, old: str | None, new: str | None,
             maturity: str = "", reason: str = "", alpha_only: bool = False,
             words: tuple[WordChange, ...] = ()) -> None:
+        if self.young:
+            maturity = "alpha"
         level = least_stable(self.base_stability, maturity)
-        if (self.via and severity != "info" and level == self.reach
+        if severity != "info" and self.young:
+            reason = "; ".join(t for t in (reason, self.young) if t)
+        elif (self.via and severity != "info" and level == self.reach
                 and level != version_stability(self.api_version)):
             reason = "; ".join(t for t in (reason, f"used only through {self.via} ({level})") if t)
         self.out.append(Change(kind, severity, self.group, self.api_version, self.model,
@@ -476,7 +482,8 @@ def _field_changes(old: Field, new: Field, ctx: _Context) -> None:
     if old == new:
         return
     name = new.name
-    maturity = field_maturity(old.description) or field_maturity(new.description)
+    maturity = "alpha" if ctx.young else (field_maturity(old.description)
+                                           or field_maturity(new.description))
     list_reason = LIST_KIND_REASON if ctx.is_list else ""
 
     if type_text(old.type) != type_text(new.type) or (
@@ -610,12 +617,12 @@ def description_changes(old: str, new: str, where: Change, field_name: str = "",
 
 def diff_models(old: Model, new: Model, where: Change,
                 comparer: StructureComparer | None = None, *, via: str = "",
-                lived: Callable[[str], str] | None = None,
+                young: Callable[[str], str] | None = None,
                 ) -> tuple[list[Change], list[FieldChange]]:
     """Model-level changes and per-field changes between two versions of one model.
     ``where.stability``: the stage kinds use the model at (``analysis.stages``; ``via`` the field
-    that lowered it); ``lived(field)``: why a removed field must have been alpha, or ``""``
-    (``Guide.lived_one_release``)."""
+    that lowered it); ``young(field)``: why a field of the old model was alpha there (new in the
+    old release), or ``""`` (``Guide.first_served_in_old``)."""
     model_level = description_changes(old.description, new.description, where)
     fields: list[FieldChange] = []
     old_fields = {f.name: f for f in old.fields}
@@ -624,7 +631,8 @@ def diff_models(old: Model, new: Model, where: Change,
     for name in sorted(old_fields.keys() | new_fields.keys()):
         before, after = old_fields.get(name), new_fields.get(name)
         ctx = _Context(where.group, where.api_version, where.model, is_list, comparer,
-                       reach=where.stability, via=via, enforced=new.crd is not None)
+                       reach=where.stability, via=via, enforced=new.crd is not None,
+                       young=young(name) if young is not None and before is not None else "")
         if before is None and after is not None:
             if after.required and not is_list:
                 severity, reason = (("warning", "the server defaults it") if after.has_default
@@ -636,12 +644,8 @@ def diff_models(old: Model, new: Model, where: Change,
                     field_maturity(after.description), reason)
             fields.append(FieldChange(name, "added", tuple(ctx.out)))
         elif after is None and before is not None:
-            maturity, reason = field_maturity(before.description), ""
-            if lived is not None and least_stable(ctx.base_stability, maturity) != "alpha":
-                reason = lived(name)
-                maturity = "alpha" if reason else maturity
-            ctx.add("field-removed", "breaking", name, type_text(before.type), None, maturity,
-                    reason)
+            ctx.add("field-removed", "breaking", name, type_text(before.type), None,
+                    field_maturity(before.description))
             fields.append(FieldChange(name, "removed", tuple(ctx.out)))
         elif before is not None and after is not None:
             _field_changes(before, after, ctx)
@@ -697,7 +701,7 @@ def diff_apis(old: ApiSpec, new: ApiSpec, history: History | None = None) -> Api
 
     guide = Guide(old, new, api_group, history)
     comparer = StructureComparer(old, new)
-    stages = model_stages(old)
+    stages = model_stages(old, guide.first_served_in_old)
     old_index, new_index = _model_index(old), _model_index(new)
     old_versions = {(k[0], k[1]) for k in old_index if k[1]}
     new_versions = {(k[0], k[1]) for k in new_index if k[1]}
@@ -733,7 +737,7 @@ def diff_apis(old: ApiSpec, new: ApiSpec, history: History | None = None) -> Api
             stage, via = stages.get(before.name, ("ga", ""))
             model_level, fields = diff_models(
                 before, after, replace(where, stability=stage), comparer, via=via,
-                lived=lambda f, d=before.name: guide.lived_one_release(d, f))
+                young=lambda f, d=before.name: guide.first_served_in_old(d, f))
             if model_level or fields:
                 models.append(ModelChange(group, ag, av, kind, "changed", before.name,
                                           after.name, after.is_kind, tuple(model_level),

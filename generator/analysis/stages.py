@@ -12,6 +12,7 @@ should be removed".
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 
 from generator.analysis.severity import STABILITIES
 from generator.analysis.structure import field_maturity
@@ -21,12 +22,14 @@ from generator.model.types import ApiSpec
 _RANK = {s: i for i, s in enumerate(STABILITIES)}
 
 
-def model_stages(api: ApiSpec) -> dict[str, tuple[str, str]]:
+def model_stages(api: ApiSpec, young: Callable[[str, str], str] | None = None
+                 ) -> dict[str, tuple[str, str]]:
     """Definition name → (the most stable stage at which some kind reaches it, the field that
     made it less stable than the kind: ``PodSpec.resourceClaims``, else ``""``). Each kind is
     reached at its API version's stage; a field whose description calls it alpha or beta
-    (``structure.field_maturity``) lowers the stage of what it references. Models no kind
-    reaches are absent (their API version decides)."""
+    (``structure.field_maturity``), or that ``young(definition, field)`` says is new in this
+    release, lowers the stage of what it references. Models no kind reaches are absent (their
+    API version decides)."""
     best: dict[str, tuple[int, str]] = {}
     heap: list[tuple[int, str, str]] = [
         (_RANK[stability(m.api_version)], name, "")
@@ -43,6 +46,8 @@ def model_stages(api: ApiSpec) -> dict[str, tuple[str, str]]:
             if not target or target in best or target not in api.models:
                 continue
             own = _RANK.get(field_maturity(f.description), 0) if f.description else 0
+            if own < _RANK["alpha"] and young is not None and young(name, f.name):
+                own = _RANK["alpha"]
             heapq.heappush(heap, (max(rank, own), target,
                                   f"{model.kind}.{f.name}" if own > rank else via))
     return {name: (STABILITIES[rank], via) for name, (rank, via) in best.items()}

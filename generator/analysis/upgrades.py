@@ -198,26 +198,22 @@ class Guide:
             return "unknown", f"served in {span}; history starts at {run[-1]}"
         return "violation", f"served for fewer than {BETA_WINDOW} releases ({span})"
 
-    def lived_one_release(self, definition: str, field: str) -> str:
-        """Why a field of ``definition`` that the old release has and the new one lacks must
-        have been an alpha field, or ``""``: the known releases show it in the old release only
-        (the release before has the definition without it, the releases between old and new do
-        not have it). A field added to an existing API version starts as an optional alpha
-        field behind a feature gate and needs releases to graduate (API changes, "New field in
-        existing API version"), so one release is too short for it to have been GA."""
+    def first_served_in_old(self, definition: str, field: str) -> str:
+        """Why field ``field`` of ``definition`` was an alpha field in the old release, or
+        ``""``: the known release just before the old one has the definition without it, so the
+        old release added it to an existing API version, where a new field starts as an
+        optional alpha field behind a feature gate (API changes, "New field in existing API
+        version"); it cannot be GA in its first release."""
         lookup = getattr(self.history, "fields", None)
         number = release_number(self.old.version)
         if lookup is None or number is None or self.history is None:
             return ""
-        releases = list(self.history.releases)
-        before = [r for r in releases if (n := release_number(r)) is not None and n < number]
-        between = [r for r in self._earlier if (n := release_number(r)) is not None and n > number]
+        before = [r for r in self.history.releases
+                  if (n := release_number(r)) is not None and n < number]
         if not before:
             return ""
         previous = lookup(before[-1], definition)
         if previous is None or field in previous:
             return ""
-        if any(field in (lookup(r, definition) or ()) for r in between):
-            return ""
-        return (f"served only in {number[0]}.{number[1]}: a field added to an existing API "
-                f"version starts as alpha")
+        return (f"new in {number[0]}.{number[1]}: a field added to an existing API version "
+                f"starts as alpha")
