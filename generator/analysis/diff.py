@@ -631,7 +631,7 @@ def diff_models(old: Model, new: Model, where: Change,
     for name in sorted(old_fields.keys() | new_fields.keys()):
         before, after = old_fields.get(name), new_fields.get(name)
         ctx = _Context(where.group, where.api_version, where.model, is_list, comparer,
-                       reach=where.stability, via=via, enforced=new.crd is not None,
+                       reach=where.stability, via=via, enforced=_enforced(new),
                        young=young(name) if young is not None and before is not None else "")
         if before is None and after is not None:
             if after.required and not is_list:
@@ -652,6 +652,12 @@ def diff_models(old: Model, new: Model, where: Change,
             if ctx.out:
                 fields.append(FieldChange(name, "changed", tuple(ctx.out)))
     return model_level, fields
+
+
+def _enforced(model: Model) -> bool:
+    """Whether the server validates against this schema (a CRD's, and the inline objects of
+    one) rather than the schema documenting validation written in Go (built-in APIs)."""
+    return model.crd is not None or bool(model.root)
 
 
 # -- whole APIs -------------------------------------------------------------------------------
