@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -49,9 +50,10 @@ def hits(diff: ApiDiff, change: str, model: str, field: str = "",
             == (change, model, field, api_version)]
 
 
-def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
     assert main(["diff", *args, "--format", "json"]) == 0
-    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return data
 
 
 # -- 1. filters never match nothing silently ---------------------------------------------------

@@ -169,7 +169,7 @@ def test_check_works_on_gfm_output(tmp_path: Path, capsys: pytest.CaptureFixture
     page.write_text(page.read_text(encoding="utf-8").replace("5 coats", "7 coats"), encoding="utf-8")
     assert main(["check", str(out), *args]) == 1
     report = capsys.readouterr().out
-    assert "changed  2.0/gadgets/v1/gadgetSpec.md" in report and "+| `color` |" in report
+    assert "page edited         2.0/gadgets/v1/gadgetSpec.md" in report and "+| `color` |" in report
 
 
 def test_gfm_template_override_extends_its_base(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
