@@ -127,6 +127,7 @@ class Guide:
         self.old_kinds = served_kinds(old, api_group_of)
         self.new_kinds = served_kinds(new, api_group_of)
         self._earlier = self._earlier_releases(new.version)
+        self._before_old: tuple[str, Callable[[str, str], frozenset[str] | None]] | None = None
 
     def _earlier_releases(self, label: str) -> list[str]:
         """Known releases before ``label``, newest first (none when ``label`` has no number)."""
@@ -187,6 +188,8 @@ class Guide:
         for release in self._earlier:  # newest first
             if any(self.history.has(release, n) for n in names):
                 run.append(release)
+                if len(run) >= BETA_WINDOW:
+                    break
             elif run:
                 break
         if not run:
@@ -204,16 +207,29 @@ class Guide:
         old release added it to an existing API version, where a new field starts as an
         optional alpha field behind a feature gate (API changes, "New field in existing API
         version"); it cannot be GA in its first release."""
+        if self._before_old is None:
+            self._before_old = self._release_before_old()
+        release, lookup = self._before_old
+        if not release:
+            return ""
+        previous = lookup(release, definition)
+        if previous is None or field in previous:
+            return ""
+        number = release_number(self.old.version)
+        return (f"new in {number[0]}.{number[1]}: a field added to an existing API "  # type: ignore[index]
+                f"version starts as alpha")
+
+    def _release_before_old(self) -> tuple[str, Callable[[str, str], frozenset[str] | None]]:
+        """(the known release just before the old one, the history's field lookup); ``""``
+        when the history has no field lookup or no earlier release."""
         lookup = getattr(self.history, "fields", None)
         number = release_number(self.old.version)
         if lookup is None or number is None or self.history is None:
-            return ""
+            return "", _no_fields
         before = [r for r in self.history.releases
                   if (n := release_number(r)) is not None and n < number]
-        if not before:
-            return ""
-        previous = lookup(before[-1], definition)
-        if previous is None or field in previous:
-            return ""
-        return (f"new in {number[0]}.{number[1]}: a field added to an existing API version "
-                f"starts as alpha")
+        return (before[-1], lookup) if before else ("", _no_fields)
+
+
+def _no_fields(release: str, definition: str) -> frozenset[str] | None:
+    return None
