@@ -262,13 +262,14 @@ def test_lone_non_crd_file_given_as_crds(tmp_path: Path, capsys: pytest.CaptureF
     assert "a Deployment (apps/v1) is not a CustomResourceDefinition" in capsys.readouterr().err
 
 
-def _piped_to_head(*args: str) -> subprocess.CompletedProcess[bytes]:
-    """``python -m generator ARGS | head -c 20`` without a shell: the reader closes early."""
+def _piped_to_head(*args: str, read: int = 20) -> subprocess.CompletedProcess[bytes]:
+    """``python -m generator ARGS | head -c READ`` without a shell: the reader closes early
+    (``read=0``: before the command writes anything)."""
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     with subprocess.Popen([sys.executable, "-m", "generator", *args], cwd=REPO, env=env,
                           stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
         assert proc.stdout is not None and proc.stderr is not None
-        head = proc.stdout.read(20)
+        head = proc.stdout.read(read) if read else b""
         proc.stdout.close()  # like head: stop reading
         err = proc.stderr.read()
         proc.wait(timeout=300)
@@ -285,6 +286,19 @@ def test_output_into_head_ends_quietly(args: tuple[str, ...]) -> None:
     assert result.stdout
     assert b"Traceback" not in result.stderr and b"BrokenPipe" not in result.stderr, result.stderr
     assert result.returncode == (1 if "--fail-on" in args else 0)
+
+
+def test_check_into_head_ends_quietly(tmp_path: Path) -> None:
+    """A stale directory's report to a reader that is gone: no traceback, still exit 1."""
+    gadgets = TESTS / "fixtures" / "versions"
+    args = ["--version", "1.0", "--source", str(gadgets / "gadget-old.json"),
+            "--version", "2.0", "--source", str(gadgets / "gadget-new.json"), "--history", "site"]
+    assert main(["generate", *args, "--out", str(tmp_path / "docs"), "-q"]) == 0
+    for page in (tmp_path / "docs").rglob("*.md"):
+        page.write_text("# edited\n" * 200, encoding="utf-8")
+    result = _piped_to_head("check", str(tmp_path / "docs"), *args, read=0)
+    assert b"Traceback" not in result.stderr and b"BrokenPipe" not in result.stderr, result.stderr
+    assert result.returncode == 1
 
 
 def test_export_help_says_one_version(capsys: pytest.CaptureFixture[str]) -> None:
