@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.analysis.gates import feature_gates
-from generator.model.gvk import kind_of
+from generator.model.gvk import kind_of, stability
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 
 _WIDENING_FORMATS = {("int32", "int64"), ("float", "double"), ("int32", ""), ("int64", ""),
@@ -34,6 +34,13 @@ def field_maturity(description: str) -> str:
     a stage said of one of its values does not count), else ``""``."""
     stages = {g.stage for g in feature_gates(description) if g.stage and not g.of_value}
     return "alpha" if "alpha" in stages else "beta" if "beta" in stages else ""
+
+
+def _documents_validation(model: Model) -> bool:
+    """Whether ``model``'s schema documents validation written in Go (a built-in GA or beta
+    type), rather than being what the server validates (a CRD's) or an alpha type."""
+    return (model.crd is None and not model.root
+            and stability(model.api_version) != "alpha" if model.api_version else False)
 
 
 def type_text(t: TypeRef) -> str:
@@ -226,14 +233,20 @@ class StructureComparer:
                 else:
                     found.append(Difference(name, "added (optional)", False, alpha))
             elif before is not None and after is not None:
-                found.extend(self._field(before, after, name))
+                found.extend(self._field(before, after, name, _documents_validation(b)))
         return tuple(found)
 
-    def _field(self, before: Field, after: Field, path: str) -> list[Difference]:
+    def _field(self, before: Field, after: Field, path: str,
+               documents: bool = False) -> list[Difference]:
+        """``documents``: the model is a built-in GA/beta type whose schema documents Go
+        validation (a field newly marked required there was already required:
+        ``analysis.diff.REQUIRED_MARKER_REASON``)."""
         alpha = field_maturity(before.description) == "alpha"
         found = [Difference(d.path, d.what, d.breaking, d.alpha or alpha)
                  for d in self._types(before.type, after.type, path)]
-        if after.required and not before.required:
+        if after.required and not before.required and documents and not alpha:
+            found.append(Difference(path, "now marked required (documentation)", False, alpha))
+        elif after.required and not before.required:
             found.append(Difference(path, "now required" + (" (defaulted)" if after.has_default
                                                              else ""),
                                     not after.has_default, alpha))
