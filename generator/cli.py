@@ -157,8 +157,10 @@ def build_parser() -> argparse.ArgumentParser:
     chk = sub.add_parser(
         "check", help="exit 1 when committed generated Markdown is stale",
         description="Regenerate (same options as generate) into a temporary directory and "
-                    "compare with DIR: print pages added, removed and changed plus a unified "
-                    "diff of the first changes. Exit 0: up to date; 1: stale; 2: bad input.")
+                    "compare with DIR: a summary, then the first pages edited (DIR's page "
+                    "differs), missing (generated, absent from DIR) and not generated (in DIR "
+                    "only), plus a unified diff of the first edited pages. Exit 0: up to date; "
+                    "1: stale; 2: bad input.")
     chk.add_argument("dir", type=Path, metavar="DIR", help="directory written by generate --out")
     add_source_options(chk)
     add_site_options(chk)
