@@ -40,7 +40,7 @@ from generator.sources.routes import (  # noqa: E402
     document_routes,
     encode_routes,
     pack,
-)  # noqa: E402
+)
 
 SPECS = ROOT.parent / "shared" / "specs"
 CLIENTS = ROOT / ".cache" / "clients"
@@ -218,7 +218,8 @@ def client_routes(major: str, release: str) -> tuple[Route, ...]:
                    for api, t in method.query]
         body = method.body if method.body not in ("", "object") else ""
         body_def = next((n for n in definitions if n in short and camelize(short[n]) == body), "")
-        response_def = next((n for n in definitions if n in short and camelize(short[n]) == method.response), "")
+        response_def = next((n for n in definitions
+                             if n in short and camelize(short[n]) == method.response), "")
         out.append(Route(method.http_method, method.path, _action(method.name), key, gvk, body_def,
                          "body" in method.required, response_def, tuple(params)))
     return tuple(sorted(out, key=lambda r: (r.path, r.method)))

@@ -158,7 +158,8 @@ def _route(method: str, path: str, op: dict[str, Any], common: list[dict[str, An
         body_required = bool(op["requestBody"].get("required"))
     responses = op.get("responses")
     ok = responses.get("200") or responses.get("201") if isinstance(responses, dict) else None
-    return Route(method, path, action, "" if action in ("watch", "watchlist") else python_name(operation_id, tag),
+    python = "" if action in ("watch", "watchlist") else python_name(operation_id, tag)
+    return Route(method, path, action, python,
                  (str(gvk.get("group", "")), str(gvk.get("version", "")), str(gvk.get("kind", ""))),
                  body, body_required, _schema_ref(ok, prefix, v3), tuple(params.values()))
 
@@ -218,12 +219,16 @@ def bundled_routes(release: str) -> tuple[Route, ...]:
     out = []
     for i in decode_ranges(entry["routes"]):
         method, path, action, python, gvk, body, required, response, plist = data["routes"][i]
-        group, version, kind = (types[gvk].split("/") + ["", "", ""])[:3] if gvk >= 0 else ("", "", "")
+        group, version, kind = [*types[gvk].split("/"), "", ""][:3] if gvk >= 0 else ("", "", "")
         out.append(Route(method, path, action, python, (group, version, kind),
                          types[body] if body >= 0 else "", bool(required),
                          types[response] if response >= 0 else "",
                          tuple(params[p] for p in decode_ranges(plist))))
     return tuple(out)
+
+
+def _release_key(item: tuple[str, object]) -> tuple[int, ...]:
+    return tuple(int(p) for p in item[0].split("."))
 
 
 def pack(text: str) -> bytes:
@@ -253,9 +258,9 @@ def encode_routes(releases: dict[str, tuple[tuple[Route, ...], str]]) -> str:
         "params": [list(p) for p in params],
         "types": types,
         "routes": rows,
-        "releases": {v: {"from": source, "routes": encode_ranges(sorted(route_index[r] for r in routes))}
-                     for v, (routes, source) in sorted(releases.items(),
-                                                        key=lambda kv: tuple(int(p) for p in kv[0].split(".")))},
+        "releases": {v: {"from": source,
+                         "routes": encode_ranges(sorted(route_index[r] for r in routes))}
+                     for v, (routes, source) in sorted(releases.items(), key=_release_key)},
     }
     lines = [json.dumps({k: v for k, v in data.items() if k != "routes"}, sort_keys=True)[:-1]]
     lines[0] += ', "routes": ['
