@@ -154,7 +154,7 @@ def _operation(route: Route, namespaced: bool, list_methods: Mapping[str, str]) 
         if info.name:
             plain = plain.rsplit("/", 1)[0]
         python, watch_via = "", list_methods.get(plain, "")
-        args = tuple(a for a in args if a != "name")
+        args = tuple(p.name for p in route.params if p.location == "path" and p.name != "name")
     return Operation(route.method, route.path, action, info.resource, info.subresource, scope,
                      rbac_rule(route.method, route.path), route.params, route.body, route.response,
                      python, args, watch_via, bool(deprecated and info.name),
