@@ -19,7 +19,7 @@ from generator.build.load import load_api
 from generator.build.pipeline import generate
 from generator.config import Release
 from generator.model.operation_types import Operation
-from generator.model.operations import request_info, rbac_rule
+from generator.model.operations import rbac_rule, request_info
 from generator.model.types import ApiSpec
 from generator.sources.routes import decode_ranges, encode_ranges, python_name
 from generator.views.operations_section import python_call
@@ -97,7 +97,8 @@ def test_non_resource_paths() -> None:
 
 def test_rbac_oracle_catches_a_wrong_rule() -> None:
     """The page/export check below compares with ``expected_verb``: a wrong rule fails it."""
-    assert rbac_rule("POST", "/api/v1/namespaces/{namespace}/pods/{name}/exec").verb == expected_verb("connect", "POST")
+    exec_rule = rbac_rule("POST", "/api/v1/namespaces/{namespace}/pods/{name}/exec")
+    assert exec_rule.verb == expected_verb("connect", "POST")
     wrong = rbac_rule("GET", "/api/v1/namespaces/{namespace}/pods")  # a list, not a get
     assert wrong.verb != expected_verb("get", "GET")
 
@@ -221,7 +222,8 @@ def test_upstream_python_names_against_client(shared: Path) -> None:
     scale = {op.key: op for op in api.operations["io.k8s.api.apps.v1.Deployment"]}
     patch = scale["PATCH /apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale"]
     assert patch.body == "io.k8s.apimachinery.pkg.apis.meta.v1.Patch" or patch.body == ""
-    assert patch.rbac.to_dict() == {"apiGroups": ["apps"], "resources": ["deployments/scale"], "verbs": ["patch"]}
+    assert patch.rbac.to_dict() == {"apiGroups": ["apps"], "resources": ["deployments/scale"],
+                                    "verbs": ["patch"]}
     evict = pod["POST /api/v1/namespaces/{namespace}/pods/{name}/eviction"]
     assert evict.body == "io.k8s.api.policy.v1.Eviction" and evict.rbac.resource == "pods/eviction"
 
