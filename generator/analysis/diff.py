@@ -33,6 +33,7 @@ from typing import Any
 
 from generator.analysis.gates import feature_gates
 from generator.analysis.known_data import data_notes
+from generator.analysis.operations_diff import operation_changes
 from generator.analysis.severity import POLICIES, SEVERITIES, STABILITIES
 from generator.analysis.stages import model_stages
 from generator.analysis.structure import (
@@ -744,12 +745,26 @@ def diff_apis(old: ApiSpec, new: ApiSpec, history: History | None = None) -> Api
             model_level, fields = diff_models(
                 before, after, replace(where, stability=stage), comparer, via=via,
                 young=lambda f, d=before.name: guide.first_served_in_old(d, f))
+            model_level = [*model_level, *_operation_changes(old, new, before, after, where)]
             if model_level or fields:
                 models.append(ModelChange(group, ag, av, kind, "changed", before.name,
                                           after.name, after.is_kind, tuple(model_level),
                                           tuple(fields)))
     return ApiDiff(old.version, new.version, old.source, new.source, tuple(version_changes),
                    tuple(models), data_notes(old.source, new.source))
+
+
+def _operation_changes(old: ApiSpec, new: ApiSpec, before: Model, after: Model,
+                       where: Change) -> list[Change]:
+    """``analysis.operations_diff`` for one kind, as ``Change``s of it."""
+    level = version_stability(where.api_version)
+
+    def make(change: str, severity: str, was: str | None, now: str | None) -> Change:
+        return Change(change, severity, where.group, where.api_version, where.model, old=was, new=now,
+                      stability=level, policy=policy_of(change, severity, level))
+
+    return [c for c in operation_changes(old, new, before.name, after.name, make)
+            if isinstance(c, Change)]
 
 
 def _version_removed(api_group: str, version: str, old: ApiSpec, guide: Guide,

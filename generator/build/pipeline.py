@@ -32,6 +32,7 @@ from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.example_sections import ExampleSections
 from generator.views.lookup import FIELD_PATHS, field_paths_json
 from generator.views.nav import release_nav
+from generator.views.operations_section import OperationsHook
 from generator.views.pages import IndexPage, Link, release_title
 from generator.views.site import SitePlan, plan_site, relative
 from generator.views.versions import PublishedReleases, VersionsHook
@@ -42,7 +43,7 @@ __all__ = ["build", "generate", "load_api", "release_digest", "select_groups"]
 def default_hooks() -> list[SectionHook]:
     """Sections every model page gets, in page order."""
     examples = ExampleSections()
-    return [examples.python, examples.example, builders_hook]
+    return [examples.python, examples.example, OperationsHook(), builders_hook]
 
 
 def release_timeline(apis: Iterable[ApiSpec], history: str = "all",

@@ -7,6 +7,7 @@ from typing import Any
 
 from generator.errors import Diagnostic, Diagnostics, Level, Location, SpecError, escape_pointer_token
 from generator.model.gvk import gvks_of, kind_of, package_group_version
+from generator.model.operations import build_operations
 from generator.model.shapes import same_shapes
 from generator.model.types import (
     CONSTRAINT_KEYS,
@@ -269,6 +270,9 @@ def build_api(doc: RawDocument, version: str, *, lenient: bool = False
               for name in sorted(parts)}
     for name, target in same_shapes(models).items():
         models[name] = replace(models[name], same_shape=target)
+    operations = build_operations(models, doc.routes)
     api = ApiSpec(version=version, source=doc.label or doc.origin, format=doc.format, models=models,
-                  sha256=doc.sha256, provenance=doc.provenance)
+                  sha256=doc.sha256, provenance=doc.provenance, operations=operations,
+                  operations_from=doc.routes_from if doc.routes else
+                  ("the routes the API server serves for custom resources" if operations else ""))
     return api, worker.diagnostics

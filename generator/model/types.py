@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from generator.model.operation_types import Operation
 from generator.model.ordering import api_version_sort_key
 from generator.sources.base import Provenance
 
@@ -309,6 +310,10 @@ class ApiSpec:
     sha256: str = ""
     provenance: Provenance | None = None
     """What the definitions were read from (``sources.base.Provenance``)."""
+    operations: dict[str, tuple[Operation, ...]] = field(default_factory=dict)
+    """Kind's definition name → its REST operations (``model.operations``)."""
+    operations_from: str = ""
+    """Where the operations come from (a sentence for the page), empty without any."""
 
     @cached_property
     def tree(self) -> dict[str, dict[str, list[Model]]]:
@@ -346,6 +351,12 @@ class ApiSpec:
                 out.setdefault((model.crd.group, model.crd.kind), {})[model.crd.version] = model
         return out
 
+    def _model_dict(self, model: Model) -> dict[str, Any]:
+        out = model.to_dict()
+        if model.name in self.operations:
+            out["operations"] = [op.to_dict() for op in self.operations[model.name]]
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "schemaVersion": EXPORT_SCHEMA_VERSION,
@@ -353,5 +364,6 @@ class ApiSpec:
             "source": self.source,
             "format": self.format,
             "sha256": self.sha256,
-            "models": [m.to_dict() for m in self.models.values()],
+            "models": [self._model_dict(m) for m in self.models.values()],
+            **({"operationsFrom": self.operations_from} if self.operations_from else {}),
         }

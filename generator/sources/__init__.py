@@ -48,6 +48,7 @@ from generator.sources.openapi_v3 import (
     load_openapi_v3_document,
 )
 from generator.sources.reader import MAX_SPEC_BYTES, parse_document, read_bytes, read_document
+from generator.sources.routes import bundled_provenance, bundled_routes
 from generator.sources.swagger_v2 import load_swagger
 from generator.sources.upstream import PREFIX as UPSTREAM_PREFIX
 from generator.sources.upstream import Resolved
@@ -96,6 +97,7 @@ def load_source(spec: str, options: SourceOptions | None = None) -> RawDocument:
         doc = load_kubernetes_validate(version)
         doc.provenance = Provenance("bundled", doc.sha256, release=version,
                                     package="kubernetes-validate", package_version=package_version())
+        doc.routes, doc.routes_from = bundled_routes(version), bundled_provenance(version)
         return doc
     if spec.startswith(UPSTREAM_PREFIX):
         found = _upstream(spec, options)
@@ -275,7 +277,8 @@ def merge_documents(base: RawDocument, extras: list[RawDocument]) -> RawDocument
     merged = RawDocument(base.origin, base.format, dict(base.definitions), dict(base.pointers),
                          base.sha256, {n: base.file_of(n) for n in base.definitions},
                          label=base.label, provenance=base.provenance, crds=dict(base.crds),
-                         diagnostics=list(base.diagnostics))
+                         diagnostics=list(base.diagnostics), routes=base.routes,
+                         routes_from=base.routes_from)
     digest = hashlib.sha256(base.sha256.encode())
     for extra in extras:
         for name, schema in extra.definitions.items():

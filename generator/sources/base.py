@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from generator.errors import Diagnostic
+from generator.sources.routes import Route
 
 Schema = dict[str, Any]
 
@@ -69,6 +70,10 @@ class RawDocument:
     kind, names, scope, served/storage/deprecated, printer columns, subresources, conversion."""
     diagnostics: list[Diagnostic] = field(default_factory=list)
     """Notes made while reading (a skipped non-CRD document), passed on by the normalizer."""
+    routes: tuple[Route, ...] = ()
+    """REST routes (``sources.routes``): the document's ``paths``, or shipped data."""
+    routes_from: str = ""
+    """Where ``routes`` come from, for the page (empty without routes)."""
 
     def pointer_of(self, name: str) -> str:
         return self.pointers.get(name, "")

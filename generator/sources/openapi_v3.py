@@ -10,6 +10,7 @@ from generator.errors import Location, SpecError
 from generator.sources.base import RawDocument
 from generator.sources.canonical import Dialect, canonical_definitions
 from generator.sources.reader import MAX_SPEC_BYTES, read_document
+from generator.sources.routes import document_routes
 
 SCHEMAS = "/components/schemas"
 
@@ -28,7 +29,9 @@ def load_openapi_v3_document(document: Any, origin: str, sha256: str = "") -> Ra
         raise SpecError("no components.schemas", Location(origin, SCHEMAS))
     dialect = Dialect("#/components/schemas/", origin)
     definitions, pointers = canonical_definitions(components["schemas"], dialect, SCHEMAS)
-    return RawDocument(origin, "openapi-v3", definitions, pointers, sha256)
+    routes = document_routes(document)
+    return RawDocument(origin, "openapi-v3", definitions, pointers, sha256, routes=routes,
+                       routes_from="the paths of the source document" if routes else "")
 
 
 def document_files(directory: Path) -> list[Path]:
@@ -61,5 +64,8 @@ def load_openapi_v3_dir(directory: Path, max_bytes: int = MAX_SPEC_BYTES) -> Raw
                 merged.definitions[name] = schema
                 merged.pointers[name] = part.pointers[name]
                 merged.files[name] = str(path)
+        merged.routes += part.routes
     merged.sha256 = digest.hexdigest()
+    merged.routes = tuple(sorted(set(merged.routes), key=lambda r: (r.path, r.method)))
+    merged.routes_from = "the paths of the source documents" if merged.routes else ""
     return merged

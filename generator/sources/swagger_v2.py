@@ -7,6 +7,7 @@ from typing import Any
 from generator.errors import Location, SpecError
 from generator.sources.base import RawDocument
 from generator.sources.canonical import Dialect, canonical_definitions
+from generator.sources.routes import document_routes
 
 
 def load_swagger(document: Any, origin: str, sha256: str = "") -> RawDocument:
@@ -23,4 +24,6 @@ def load_swagger(document: Any, origin: str, sha256: str = "") -> RawDocument:
         raise SpecError("no definitions", Location(origin, "/definitions"))
     dialect = Dialect("#/definitions/", origin)
     definitions, pointers = canonical_definitions(raw, dialect, "/definitions")
-    return RawDocument(origin, "swagger-v2", definitions, pointers, sha256)
+    routes = document_routes(document)
+    return RawDocument(origin, "swagger-v2", definitions, pointers, sha256, routes=routes,
+                       routes_from="the paths of the source document" if routes else "")

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 
 from generator.analysis.diff import SEVERITIES, ApiDiff, Change, ModelChange
 from generator.analysis.known_data import note_text
+from generator.analysis.operations_diff import CHANGE_LABELS as OPERATION_LABELS
 from generator.model.gvk import stability
 from generator.views.pages import title_of
 from generator.views.properties import field_anchor
@@ -32,6 +33,7 @@ CHANGE_LABELS = {
     "validation-rule-added": "Validation rules added", "validation-rule-changed": "Validation rules changed",
     "validation-rule-removed": "Validation rules removed",
     "printer-columns-changed": "Printer columns changed",
+    **OPERATION_LABELS,
 }
 
 

@@ -16,6 +16,7 @@ from generator.views.crd import (
     nested_sections,
 )
 from generator.views.lookup import FieldPathBox, field_path_box
+from generator.views.operation_params import ParameterDoc, parameter_docs
 from generator.views.properties import PropertyRow, property_rows
 from generator.views.provenance import DIFFERENCES_ANCHOR, SOURCE_ANCHOR, SourceNote, source_note
 from generator.views.site import SitePlan, page_url, relative
@@ -116,6 +117,8 @@ class IndexPage:
     extra_links: list[Link] = field(default_factory=list)
     source: SourceNote | None = None
     """What the release was built from: the release home only (block ``source``)."""
+    parameters: list[ParameterDoc] = field(default_factory=list)
+    """Request parameters of the operations, described once: the release home only."""
 
 
 def group_label(model: Model) -> str:
@@ -197,7 +200,8 @@ def release_title(api: ApiSpec) -> str:
 def index_pages(api: ApiSpec, plan: SitePlan) -> list[IndexPage]:
     """Version home, one page per group and one per API version."""
     pages = [IndexPage(plan.home, api.version, release_title(api),
-                       _group_views(api, plan, plan.home), source=source_note(api))]
+                       _group_views(api, plan, plan.home), source=source_note(api),
+                       parameters=parameter_docs() if api.operations else [])]
     for group, versions in api.tree.items():
         gpath = plan.group_index(group)
         pages.append(IndexPage(gpath, api.version, group,
