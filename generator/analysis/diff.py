@@ -75,6 +75,7 @@ CHANGE_KINDS = (
     "crd-version-not-served", "crd-scope-changed", "crd-storage-version-changed",
     "crd-version-deprecated", "crd-version-served", "validation-rule-added",
     "validation-rule-changed", "validation-rule-removed", "printer-columns-changed",
+    "selectable-field-removed", "selectable-field-added",
 )
 """Every ``change`` value, in report order (the JSON schema's vocabulary)."""
 
