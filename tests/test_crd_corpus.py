@@ -123,6 +123,10 @@ def test_every_property_of_every_crd_version_has_its_row_with_every_fact(shared:
             problems.append(f"{crd.kind} {crd.version}: no page")
             continue
         problems += check_version(crd, parse_rows(found))
+        header = found[0].split("</table>", 1)[0]  # the CRD header table of the kind page
+        selectable = text(header).split("Selectable fields", 1)[-1] if "Selectable fields" in header else ""
+        problems += [f"{crd.kind} {crd.version}: selectable field {path} not on the kind page"
+                     for path in crd.selectable_fields if path not in selectable]
         checked += len(crd.properties)
     assert checked > 0
     assert not problems, f"{len(problems)} of {checked} properties wrong or missing:\n" + "\n".join(

@@ -54,7 +54,7 @@ def narrows(old: TypeRef, new: TypeRef) -> bool:
     name; see ``StructureComparer`` for comparing what they point to)."""
     if type_text(old) == type_text(new):
         return False
-    if new.kind == "object":
+    if new.kind in ("object", "any"):
         return False
     if old.kind in ("array", "map") or new.kind in ("array", "map"):
         if old.kind != new.kind or old.items is None or new.items is None:
