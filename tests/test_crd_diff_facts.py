@@ -115,3 +115,16 @@ def test_ignore_stability_alpha_drops_alpha_crd_versions(tmp_path: Path,
     assert kept["summary"]["total"] == 1
     assert main(["diff", *args, "--ignore-stability", "alpha"]) == 0
     assert json.loads(capsys.readouterr().out)["summary"]["total"] == 0
+
+
+def test_an_item_enum_change_is_reported(tmp_path: Path) -> None:
+    old_schema = copy.deepcopy(WIDGET_SCHEMA)
+    old_schema["properties"]["spec"]["properties"]["modes"] = {
+        "type": "array", "items": {"type": "string", "enum": ["fast", "safe", ""]}}
+    new_schema = copy.deepcopy(old_schema)
+    new_schema["properties"]["spec"]["properties"]["modes"]["items"]["enum"] = ["fast", ""]
+    found = [c for c in changes(tmp_path, widget_crd(schema=old_schema), widget_crd(schema=new_schema))
+             if c.change == "enum-changed"]
+    assert [(c.severity, c.field, c.old, c.new) for c in found] == [
+        ("breaking", "modes", 'each item: fast, safe, ""', 'each item: fast, ""')]
+    assert "values removed: safe" in found[0].reason

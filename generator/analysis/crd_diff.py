@@ -16,6 +16,8 @@ Classes (the upgrade's impact on users of the CRD):
   ``--field-selector`` on it is refused);
 - ``validation-rule-removed``, ``crd-version-served`` (served again), printer-column changes,
   ``selectable-field-added``: ``info``;
+- ``enum-changed`` of an array's items or a map's values (``each item: a, b``): as a field's
+  enum change;
 - a version removed that no CRD of its group served (``api-version-removed``): ``info``.
 
 Every change says the stability of the CRD version it is about (``v1alpha1``: alpha, ``v2beta3``:
@@ -30,7 +32,15 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from generator.analysis.diff import ApiDiff, Change, FieldChange, ModelChange, version_stability
+from generator.analysis.diff import (
+    ApiDiff,
+    Change,
+    FieldChange,
+    ModelChange,
+    _values,
+    version_stability,
+)
+from generator.analysis.diff import _enum_change as enum_change  # a field's enum rule, for items
 from generator.model.ordering import api_version_sort_key
 from generator.model.types import ApiSpec, CrdInfo, Field, Model
 
@@ -167,10 +177,27 @@ def validation_changes(old: ApiSpec, new: ApiSpec) -> dict[Key, tuple[list[Chang
             if was is None:
                 continue
             changes = rule_changes(_field_rules(was), _field_rules(f), group, version, kind, f.name)
+            changes += element_enum_changes(was, f, group, version, kind)
             if changes:
                 fields[f.name] = changes
         if own or fields:
             out[key] = (own, fields)
+    return out
+
+
+def element_enum_changes(old: Field, new: Field, group: str, version: str, kind: str) -> list[Change]:
+    """``enum-changed`` of an array's items or a map's values (``each item: a, b``), classed as
+    a field's enum change is (``analysis.diff``): values removed or newly limited: breaking."""
+    was = {e.of: e.enum for e in old.elements}
+    now = {e.of: e.enum for e in new.elements}
+    out = []
+    for of in sorted(was.keys() | now.keys()):
+        before, after = was.get(of, ()), now.get(of, ())
+        if before != after:
+            severity, reason = enum_change(before, after)
+            out.append(Change("enum-changed", severity, group, version, kind, new.name,
+                              f"{of}: {_values(before)}", f"{of}: {_values(after)}",
+                              stability=version_stability(version), reason=reason))
     return out
 
 

@@ -72,7 +72,10 @@ def narrows(old: TypeRef, new: TypeRef) -> bool:
 
 
 def value_text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    """A value in a report: a string as it is (``""`` when empty, so it is seen), else JSON."""
+    if isinstance(value, str):
+        return value or '""'
+    return json.dumps(value, sort_keys=True)
 
 
 @dataclass(frozen=True, slots=True)
