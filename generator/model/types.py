@@ -176,9 +176,10 @@ class Field:
 
     @property
     def item_validations(self) -> Rules:
-        """``x-kubernetes-validations`` of the first level of items (or map values) that has
-        some (each item is checked)."""
-        return next((e.validations for e in self.elements if e.validations), ())
+        """``x-kubernetes-validations`` of an array's items (each item is checked): the first
+        level of items (items of items…, no map values) that has some (export schema 1)."""
+        return next((e.validations for e in self.elements
+                     if e.validations and "value" not in e.of), ())
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "type": self.type.to_dict(),
