@@ -190,7 +190,7 @@ def element_enum_changes(old: Field, new: Field, group: str, version: str, kind:
     a field's enum change is (``analysis.diff``): values removed or newly limited: breaking."""
     was = {e.of: e.enum for e in old.elements}
     now = {e.of: e.enum for e in new.elements}
-    out = []
+    out: list[Change] = []
     for of in sorted(was.keys() | now.keys()):
         before, after = was.get(of, ()), now.get(of, ())
         if before != after:

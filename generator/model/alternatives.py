@@ -74,7 +74,7 @@ def condition_words(schema: Any) -> str:
 
 def alternatives_of(schema: dict[str, Any]) -> tuple[Alternatives, ...]:
     """The ``oneOf``, ``anyOf`` and ``not`` of ``schema`` (canonical form), in that order."""
-    out = []
+    out: list[Alternatives] = []
     for key in ("oneOf", "anyOf"):
         members = schema.get(key)
         if isinstance(members, list) and members:

@@ -235,7 +235,7 @@ def elements_of(schema: dict[str, Any]) -> tuple[ElementFacts, ...]:
     """What the items of an array schema (the values of a map schema) must be, level by level
     (``[][]string``: the items, then the items' items); levels that say nothing are left out.
     A map is an object with ``additionalProperties`` and no ``properties`` (as ``type_of``)."""
-    out = []
+    out: list[ElementFacts] = []
     words = ""
     while True:
         kind = schema.get("type", "")

@@ -172,7 +172,7 @@ def _conditions(schema: Any) -> str:
 
 def alternatives(schema: dict[str, Any], prefix: str = "") -> list[tuple[str, list[str]]]:
     """``exactly one of`` / ``at least one of`` / ``not`` notes of ``schema``."""
-    out = []
+    out: list[tuple[str, list[str]]] = []
     for key, label in (("oneOf", "exactly one of"), ("anyOf", "at least one of")):
         options = schema.get(key)
         if isinstance(options, list) and options and not _bare_type_union(options):
