@@ -128,3 +128,10 @@ def test_an_item_enum_change_is_reported(tmp_path: Path) -> None:
     assert [(c.severity, c.field, c.old, c.new) for c in found] == [
         ("breaking", "modes", 'each item: fast, safe, ""', 'each item: fast, ""')]
     assert "values removed: safe" in found[0].reason
+
+
+def test_every_change_value_has_a_label_on_the_changes_page() -> None:
+    from generator.analysis.diff import CHANGE_KINDS
+    from generator.views.changes import CHANGE_LABELS
+
+    assert set(CHANGE_KINDS) <= set(CHANGE_LABELS)
