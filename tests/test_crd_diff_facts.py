@@ -135,3 +135,14 @@ def test_every_change_value_has_a_label_on_the_changes_page() -> None:
     from generator.views.changes import CHANGE_LABELS
 
     assert set(CHANGE_KINDS) <= set(CHANGE_LABELS)
+
+
+@pytest.mark.integration
+def test_changes_page_lists_selectable_field_changes(tmp_path: Path) -> None:
+    from generator.build.pipeline import generate
+    from generator.config import Release
+
+    old = write(tmp_path, "old", with_selectable(widget_crd(), ".spec.colour", ".spec.size"))
+    new = write(tmp_path, "new", with_selectable(widget_crd(), ".spec.colour"))
+    page = generate([Release("w1", old), Release("w2", new)]).pages["w2/changes.md"]
+    assert "Selectable fields removed" in page and ".spec.size" in page
