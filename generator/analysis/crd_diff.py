@@ -12,9 +12,18 @@ Classes (the upgrade's impact on users of the CRD):
 - ``crd-version-deprecated`` (with the deprecation warning): ``warning``;
 - ``validation-rule-added`` / ``validation-rule-changed`` — a CEL rule added or rewritten
   (tightened or not, existing objects may be rejected on update): ``warning``;
-- ``validation-rule-removed``, ``crd-version-served`` (served again), printer-column changes:
-  ``info``;
+- ``selectable-field-removed`` — a ``selectableFields`` path gone: ``breaking`` (a
+  ``--field-selector`` on it is refused);
+- ``validation-rule-removed``, ``crd-version-served`` (served again), printer-column changes,
+  ``selectable-field-added``: ``info``;
+- ``enum-changed`` of an array's items or a map's values (``each item: a, b``): as a field's
+  enum change;
 - a version removed that no CRD of its group served (``api-version-removed``): ``info``.
+
+Every change says the stability of the CRD version it is about (``v1alpha1``: alpha, ``v2beta3``:
+beta), so ``--ignore-stability alpha`` drops them. Each change is reported once: a nested
+object's own description (or other model-level change) is the same schema as its parent's field,
+where it is reported already.
 """
 
 from __future__ import annotations
@@ -23,14 +32,23 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from generator.analysis.diff import ApiDiff, Change, FieldChange, ModelChange
+from generator.analysis.diff import (
+    ApiDiff,
+    Change,
+    FieldChange,
+    ModelChange,
+    _values,
+    version_stability,
+)
+from generator.analysis.diff import _enum_change as enum_change  # a field's enum rule, for items
 from generator.model.ordering import api_version_sort_key
-from generator.model.types import ApiSpec, CrdInfo, Model
+from generator.model.types import ApiSpec, CrdInfo, Field, Model
 
 CRD_CHANGE_KINDS = (
     "crd-version-not-served", "crd-scope-changed", "crd-storage-version-changed",
     "crd-version-deprecated", "crd-version-served", "validation-rule-added",
     "validation-rule-changed", "validation-rule-removed", "printer-columns-changed",
+    "selectable-field-removed", "selectable-field-added",
 )
 """Every ``change`` value this module makes, in report order."""
 
@@ -63,7 +81,8 @@ def version_changes(old: ApiSpec, new: ApiSpec) -> dict[Key, list[Change]]:
         def add(version: str, change: str, severity: str, old_value: str | None = None,
                 new_value: str | None = None, group: str = group, kind: str = kind) -> None:
             out.setdefault((group, version, kind), []).append(
-                Change(change, severity, group, version, kind, "", old_value, new_value))
+                Change(change, severity, group, version, kind, "", old_value, new_value,
+                       stability=version_stability(version)))
 
         for name, status in was.items():
             later = now.get(name)
@@ -88,6 +107,12 @@ def version_changes(old: ApiSpec, new: ApiSpec) -> dict[Key, list[Change]]:
             new_cols = [(c.name, c.json_path, c.priority) for c in after[version].printer_columns]
             if cols != new_cols:
                 add(version, "printer-columns-changed", "info", _columns(cols), _columns(new_cols))
+            was_selectable = before[version].selectable_fields
+            now_selectable = after[version].selectable_fields
+            for path in sorted(set(was_selectable) - set(now_selectable)):
+                add(version, "selectable-field-removed", "breaking", path, None)
+            for path in sorted(set(now_selectable) - set(was_selectable)):
+                add(version, "selectable-field-added", "info", None, path)
     return out
 
 
@@ -109,6 +134,7 @@ def rule_changes(old: dict[str, str], new: dict[str, str], group: str, version: 
                  field: str) -> list[Change]:
     """Rules added, rewritten (same message, new rule) and removed."""
     out = []
+    level = version_stability(version)
     gone = {r: m for r, m in old.items() if r not in new}
     came = {r: m for r, m in new.items() if r not in old}
     by_message = {m: r for r, m in gone.items() if m}
@@ -117,17 +143,17 @@ def rule_changes(old: dict[str, str], new: dict[str, str], group: str, version: 
         if previous is not None:
             gone.pop(previous)
             out.append(Change("validation-rule-changed", "warning", group, version, kind, field,
-                              previous, rule))
+                              previous, rule, stability=level))
         else:
             out.append(Change("validation-rule-added", "warning", group, version, kind, field,
-                              None, rule + (f" ({message})" if message else "")))
+                              None, rule + (f" ({message})" if message else ""), stability=level))
     if len(gone) == 1 and len(out) == 1 and out[0].change == "validation-rule-added":
         (previous, _), = gone.items()  # one rule replaced by another: rewritten
         gone = {}
         out = [replace(out[0], change="validation-rule-changed", old=previous)]
     for rule, message in sorted(gone.items()):
         out.append(Change("validation-rule-removed", "info", group, version, kind, field,
-                          rule + (f" ({message})" if message else ""), None))
+                          rule + (f" ({message})" if message else ""), None, stability=level))
     return out
 
 
@@ -150,14 +176,36 @@ def validation_changes(old: ApiSpec, new: ApiSpec) -> dict[Key, tuple[list[Chang
             was = before.field(f.name)
             if was is None:
                 continue
-            changes = rule_changes(
-                {**_rules(was.validations), **_rules(was.item_validations, "each item: ")},
-                {**_rules(f.validations), **_rules(f.item_validations, "each item: ")},
-                group, version, kind, f.name)
+            changes = rule_changes(_field_rules(was), _field_rules(f), group, version, kind, f.name)
+            changes += element_enum_changes(was, f, group, version, kind)
             if changes:
                 fields[f.name] = changes
         if own or fields:
             out[key] = (own, fields)
+    return out
+
+
+def element_enum_changes(old: Field, new: Field, group: str, version: str, kind: str) -> list[Change]:
+    """``enum-changed`` of an array's items or a map's values (``each item: a, b``), classed as
+    a field's enum change is (``analysis.diff``): values removed or newly limited: breaking."""
+    was = {e.of: e.enum for e in old.elements}
+    now = {e.of: e.enum for e in new.elements}
+    out: list[Change] = []
+    for of in sorted(was.keys() | now.keys()):
+        before, after = was.get(of, ()), now.get(of, ())
+        if before != after:
+            severity, reason = enum_change(before, after)
+            out.append(Change("enum-changed", severity, group, version, kind, new.name,
+                              f"{of}: {_values(before)}", f"{of}: {_values(after)}",
+                              stability=version_stability(version), reason=reason))
+    return out
+
+
+def _field_rules(f: Field) -> dict[str, str]:
+    """The rules of a field and of its items / map values (``each item: …``)."""
+    out = _rules(f.validations)
+    for element in f.elements:
+        out.update(_rules(element.validations, f"{element.of}: "))
     return out
 
 
@@ -190,6 +238,7 @@ def with_crd_changes(diff: ApiDiff, old: ApiSpec, new: ApiSpec) -> ApiDiff:
                             else FieldChange(name, "changed", tuple(changes)))
         models[key] = replace(current, changes=current.changes + tuple(extra_model.get(key, [])),
                               fields=tuple(fields[n] for n in sorted(fields)))
+    models = _once(models, old, new)
     ordered = sorted(models.values(), key=lambda m: (m.group, api_version_sort_key(m.api_version), m.kind))
     unserved = _unserved(old)
     api_versions = tuple(
@@ -198,6 +247,41 @@ def with_crd_changes(diff: ApiDiff, old: ApiSpec, new: ApiSpec) -> ApiDiff:
         if c.change == "api-version-removed" and (c.group, c.api_version) in unserved else c
         for c in diff.api_versions)
     return replace(diff, api_versions=api_versions, models=tuple(ordered))
+
+
+def _once(models: dict[Key, ModelChange], old: ApiSpec, new: ApiSpec) -> dict[Key, ModelChange]:
+    """``models`` without the model-level changes of nested objects that their parent's field
+    reports already (a nested object's description is its field's: one change, said twice)."""
+    out = dict(models)
+    for key, change in models.items():
+        if not change.changes or change.status != "changed":
+            continue
+        model = new.models.get(change.new_name)
+        if model is None or not model.field_path or not model.parent:
+            continue
+        parent = new.models.get(model.parent)
+        parent_change = models.get((parent.group, parent.api_version, parent.kind)) if parent else None
+        if parent is None or parent_change is None:
+            continue
+        name = _field_of(model, parent)
+        said = {(c.change, c.old, c.new) for f in parent_change.fields if f.field == name
+                for c in f.changes}
+        kept = tuple(c for c in change.changes if (c.change, c.old, c.new) not in said)
+        if len(kept) != len(change.changes):
+            out[key] = replace(change, changes=kept)
+            if not kept and not change.fields:
+                del out[key]
+    return out
+
+
+def _field_of(model: Model, parent: Model) -> str:
+    """The field of ``parent`` that holds nested object ``model``."""
+    rest = model.field_path
+    if parent.field_path and rest.startswith(parent.field_path + "."):
+        rest = rest[len(parent.field_path) + 1:]
+    for mark in ("[", "{"):
+        rest = rest.split(mark, 1)[0]
+    return rest
 
 
 def _unserved(api: ApiSpec) -> set[tuple[str, str]]:

@@ -81,6 +81,7 @@ CHANGE_KINDS = (
     "crd-version-not-served", "crd-scope-changed", "crd-storage-version-changed",
     "crd-version-deprecated", "crd-version-served", "validation-rule-added",
     "validation-rule-changed", "validation-rule-removed", "printer-columns-changed",
+    "selectable-field-removed", "selectable-field-added",
 )
 """Every ``change`` value, in report order (the JSON schema's vocabulary)."""
 
@@ -158,10 +159,10 @@ class Change:
     def summary(self) -> str:
         """What changed, in one line (no subject): ``description changed: 32 → 256``."""
         label = self.change.replace("-", " ")
-        if self.change == "description-changed":
-            hunks = [f"{w.old or '∅'} → {w.new or '∅'}" for w in self.words[:3]]
-            more = "; …" if len(self.words) > 3 else ""
-            text = f"{label}: " + "; ".join(_short(h) for h in hunks) + more
+        if self.change == "description-changed":  # every hunk, each side whole: a removal shows
+            text = f"{label}: " + "; ".join(f"{_short(w.old, WORDS_SHOWN) if w.old else '∅'} → "
+                                            f"{_short(w.new, WORDS_SHOWN) if w.new else '∅'}"
+                                            for w in self.words)
         elif self.old is not None and self.new is not None:
             text = f"{label}: {_short(self.old)} → {_short(self.new)}"
         else:
@@ -173,6 +174,10 @@ class Change:
     @property
     def message(self) -> str:
         return f"{self.subject}: {self.summary}"
+
+
+WORDS_SHOWN = 2000
+"""Longest side of a description hunk in a summary (a paragraph removed shows whole)."""
 
 
 def _short(text: str, limit: int = 120) -> str:

@@ -61,7 +61,7 @@ def narrows(old: TypeRef, new: TypeRef) -> bool:
     name; see ``StructureComparer`` for comparing what they point to)."""
     if type_text(old) == type_text(new):
         return False
-    if new.kind == "object":
+    if new.kind in ("object", "any"):
         return False
     if old.kind in ("array", "map") or new.kind in ("array", "map"):
         if old.kind != new.kind or old.items is None or new.items is None:
@@ -79,7 +79,10 @@ def narrows(old: TypeRef, new: TypeRef) -> bool:
 
 
 def value_text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value, sort_keys=True)
+    """A value in a report: a string as it is (``""`` when empty, so it is seen), else JSON."""
+    if isinstance(value, str):
+        return value or '""'
+    return json.dumps(value, sort_keys=True)
 
 
 @dataclass(frozen=True, slots=True)

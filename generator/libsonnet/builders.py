@@ -529,7 +529,7 @@ class BuilderPlanner:
             if target.scalar is None:
                 return False
             t = target.scalar
-        return t.kind in ("array", "map", "object")
+        return t.kind in ("array", "map", "object", "any")
 
     def _function(self, f: Field, key: str) -> _Planned:
         name = function_name(key)

@@ -6,6 +6,7 @@ from dataclasses import replace
 from typing import Any
 
 from generator.errors import Diagnostic, Diagnostics, Level, Location, SpecError, escape_pointer_token
+from generator.model.alternatives import alternatives_of
 from generator.model.gvk import gvks_of, kind_of, package_group_version
 from generator.model.operations import build_operations
 from generator.model.shapes import same_shapes
@@ -17,6 +18,7 @@ from generator.model.types import (
     ApiSpec,
     CrdInfo,
     CrdVersionStatus,
+    ElementFacts,
     Field,
     GroupVersionKind,
     Model,
@@ -30,6 +32,7 @@ _CONSTRAINTS = frozenset(CONSTRAINT_KEYS)
 # The model is frozen data, so equal types are shared: one TypeRef per primitive type, per
 # resolvable reference and for every free-form object (thousands of fields build far fewer).
 _OBJECT = TypeRef("object")
+_ANY = TypeRef("any")
 _INT_OR_STRING = TypeRef("int-or-string")
 
 
@@ -121,6 +124,9 @@ class _Normalizer:
             return TypeRef("array", items=item)
         if path is not None and schema.get("properties") and kind in ("object", ""):
             return TypeRef("ref", ref=self.nest(schema, owner, at, path))
+        if (not kind and schema.get("x-kubernetes-preserve-unknown-fields") is True
+                and "additionalProperties" not in schema and not schema.get("properties")):
+            return _ANY  # no type: any JSON value, not only objects
         if kind == "object" or (not kind and "additionalProperties" in schema):
             extra = schema.get("additionalProperties")
             if isinstance(extra, dict) and "properties" not in schema:
@@ -140,10 +146,6 @@ class _Normalizer:
         """Field ``name`` of model ``owner``, whose JSON pointer is ``base``."""
         at = "/properties/" + escape_pointer_token(name)
         validations = rules_of(schema)
-        items, item_rules = schema.get("items"), ()
-        while isinstance(items, dict) and not item_rules:
-            item_rules = rules_of(items)
-            items = items.get("items")
         return Field(
             name=name,
             type=self.field_type(schema, owner, at, f"{path}.{name}" if path else name),
@@ -161,10 +163,10 @@ class _Normalizer:
             embedded_resource=schema.get("x-kubernetes-embedded-resource") is True,
             validations=validations,
             pointer=base + at,
-            item_validations=item_rules,
             nullable=schema.get("nullable") is True,
-            constraints=(() if _CONSTRAINTS.isdisjoint(schema)
-                         else tuple((k, schema[k]) for k in CONSTRAINT_KEYS if k in schema)),
+            constraints=constraints_of(schema),
+            elements=elements_of(schema),
+            alternatives=alternatives_of(schema) if _ALTERNATIVES & schema.keys() else (),
         )
 
     def field_type(self, schema: dict[str, Any], owner: str, at: str, path: str) -> TypeRef:
@@ -220,6 +222,42 @@ class _Normalizer:
         )
 
 
+_ALTERNATIVES = frozenset({"oneOf", "anyOf", "not"})
+
+
+def constraints_of(schema: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+    """The ``CONSTRAINT_KEYS`` of one schema, in that order."""
+    if _CONSTRAINTS.isdisjoint(schema):
+        return ()
+    return tuple((k, schema[k]) for k in CONSTRAINT_KEYS if k in schema)
+
+
+def elements_of(schema: dict[str, Any]) -> tuple[ElementFacts, ...]:
+    """What the items of an array schema (the values of a map schema) must be, level by level
+    (``[][]string``: the items, then the items' items); levels that say nothing are left out.
+    A map is an object with ``additionalProperties`` and no ``properties`` (as ``type_of``)."""
+    out: list[ElementFacts] = []
+    words = ""
+    while True:
+        kind = schema.get("type", "")
+        if kind == "array" and isinstance(schema.get("items"), dict):
+            schema, of = schema["items"], "item"
+        elif (kind in ("object", "") and isinstance(schema.get("additionalProperties"), dict)
+              and "properties" not in schema and "$ref" not in schema):
+            schema, of = schema["additionalProperties"], "value"
+        else:
+            return tuple(out)
+        words = f"{words}'s {of}" if words else f"each {of}"
+        facts = ElementFacts(
+            words, enum=tuple(schema.get("enum", ())), default=schema.get("default"),
+            has_default="default" in schema, constraints=constraints_of(schema),
+            validations=rules_of(schema),
+            alternatives=alternatives_of(schema) if _ALTERNATIVES & schema.keys() else (),
+            nullable=schema.get("nullable") is True)
+        if not facts.empty:
+            out.append(facts)
+
+
 def rules_of(schema: dict[str, Any]) -> tuple[tuple[tuple[str, Any], ...], ...]:
     """``x-kubernetes-validations`` of one schema as sorted key/value tuples."""
     rules = schema.get("x-kubernetes-validations")
@@ -244,7 +282,8 @@ def crd_info(data: dict[str, Any], schema: dict[str, Any] | None = None) -> CrdI
         conversion=data["conversion"]["strategy"],
         versions=tuple(CrdVersionStatus(v["name"], v["served"], v["storage"], v["deprecated"])
                        for v in data["versions"]),
-        crd_name=data["crdName"], file=data["file"], schema=schema,
+        crd_name=data["crdName"], selectable_fields=tuple(data.get("selectableFields", ())),
+        file=data["file"], schema=schema,
     )
 
 

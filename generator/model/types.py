@@ -36,7 +36,8 @@ class TypeRef:
 
     kind: str
     """``primitive`` · ``array`` · ``map`` · ``ref`` · ``int-or-string`` · ``quantity`` ·
-    ``object`` (free-form) · ``unknown`` (dangling ``$ref`` read with ``--lenient``)."""
+    ``object`` (free-form) · ``any`` (any JSON value: ``x-kubernetes-preserve-unknown-fields``
+    with no ``type``) · ``unknown`` (dangling ``$ref`` read with ``--lenient``)."""
     type: str = ""
     """JSON type of a primitive: ``string``, ``integer``, ``number``, ``boolean``."""
     format: str = ""
@@ -61,6 +62,72 @@ class TypeRef:
             out["items"] = self.items.to_dict()
         if self.ref:
             out["ref"] = self.ref
+        return out
+
+
+Rules = tuple[tuple[tuple[str, Any], ...], ...]
+"""``x-kubernetes-validations`` entries as sorted key/value tuples (hashable)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Alternatives:
+    """A ``oneOf`` / ``anyOf`` / ``not`` of a schema, in words (``model.alternatives``)."""
+
+    kind: str
+    """``oneOf`` (exactly one of ``options`` holds) · ``anyOf`` (at least one) · ``not`` (its
+    one option must not hold)."""
+    options: tuple[str, ...]
+    """Each member schema in words: ``exact`` (a member that only requires ``exact``),
+    ``type is IPAddress; value (format ipv4 or format ipv6)``."""
+
+    @property
+    def label(self) -> str:
+        return ALTERNATIVE_LABELS[self.kind]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "options": list(self.options)}
+
+
+ALTERNATIVE_LABELS = {"oneOf": "exactly one of", "anyOf": "at least one of", "not": "not"}
+"""How a row names each kind of ``Alternatives``."""
+
+
+@dataclass(frozen=True, slots=True)
+class ElementFacts:
+    """What the items of an array (or the values of a map) must be beyond their type: one level
+    of ``Field.elements``."""
+
+    of: str
+    """Which elements, in words: ``each item``, ``each value``; deeper levels ``each item's
+    item``, ``each value's item``…"""
+    enum: tuple[Any, ...] = ()
+    default: Any = None
+    has_default: bool = False
+    constraints: tuple[tuple[str, Any], ...] = ()
+    """In ``CONSTRAINT_KEYS`` order, as ``Field.constraints``."""
+    validations: Rules = ()
+    alternatives: tuple[Alternatives, ...] = ()
+    nullable: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (self.enum or self.has_default or self.constraints or self.validations
+                    or self.alternatives or self.nullable)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"of": self.of}
+        if self.enum:
+            out["enum"] = list(self.enum)
+        if self.has_default:
+            out["default"] = self.default
+        if self.constraints:
+            out["constraints"] = dict(self.constraints)
+        if self.validations:
+            out["validations"] = [dict(v) for v in self.validations]
+        if self.alternatives:
+            out["alternatives"] = [a.to_dict() for a in self.alternatives]
+        if self.nullable:
+            out["nullable"] = True
         return out
 
 
@@ -96,14 +163,24 @@ class Field:
     patch_merge_key: str = ""
     preserve_unknown_fields: bool = False
     embedded_resource: bool = False
-    validations: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    validations: Rules = ()
     """``x-kubernetes-validations`` entries as sorted key/value tuples (hashable)."""
     pointer: str = ""
-    item_validations: tuple[tuple[tuple[str, Any], ...], ...] = ()
-    """``x-kubernetes-validations`` of an array field's items (each item is checked)."""
     nullable: bool = False
     constraints: tuple[tuple[str, Any], ...] = ()
     """Value limits in ``CONSTRAINT_KEYS`` order: (``minimum``, 1), (``pattern``, ``^a``)…"""
+    elements: tuple[ElementFacts, ...] = ()
+    """What the items of an array field (values of a map field) must be, one entry per level
+    that says something (an item enum, a map value's ``maxLength``, item CEL rules…)."""
+    alternatives: tuple[Alternatives, ...] = ()
+    """The field's own ``oneOf`` / ``anyOf`` / ``not`` (not the int-or-string spelling)."""
+
+    @property
+    def item_validations(self) -> Rules:
+        """``x-kubernetes-validations`` of an array's items (each item is checked): the first
+        level of items (items of items…, no map values) that has some (export schema 1)."""
+        return next((e.validations for e in self.elements
+                     if e.validations and "value" not in e.of), ())
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "type": self.type.to_dict(),
@@ -129,6 +206,10 @@ class Field:
             out["nullable"] = True
         if self.constraints:
             out["constraints"] = dict(self.constraints)
+        if self.elements:
+            out["elements"] = [e.to_dict() for e in self.elements]
+        if self.alternatives:
+            out["alternatives"] = [a.to_dict() for a in self.alternatives]
         return out
 
 
@@ -187,6 +268,8 @@ class CrdInfo:
     """Every version the CRD lists, in its order."""
     crd_name: str = ""
     """``httproutes.gateway.networking.k8s.io``."""
+    selectable_fields: tuple[str, ...] = ()
+    """``selectableFields`` JSON paths (``.spec.color``): ``kubectl get --field-selector``."""
     file: str = ""
     schema: Any = field(default=None, repr=False, hash=False)
     """The version's ``openAPIV3Schema`` in the canonical dialect (examples are made from it;
@@ -210,6 +293,7 @@ class CrdInfo:
             "versions": [{"name": v.name, "served": v.served, "storage": v.storage,
                           "deprecated": v.deprecated} for v in self.versions],
             "name": self.crd_name,
+            "selectableFields": list(self.selectable_fields),
         }
 
 
@@ -245,7 +329,7 @@ class Model:
     """For a nested object: the definition it is found in (its page holds the object's section)."""
     parent: str = ""
     """For a nested object: the model one level up (the root or another nested object)."""
-    validations: tuple[tuple[tuple[str, Any], ...], ...] = ()
+    validations: Rules = ()
     """``x-kubernetes-validations`` of the object itself (sorted key/value tuples)."""
     crd: CrdInfo | None = None
     """For the root of a CRD version: the CRD's names, scope, versions, columns, subresources."""

@@ -70,7 +70,12 @@ def _inline_parts(text: str, in_table: bool) -> str:
         if start < pos:
             continue
         out.append(escape(text[pos:start]))
-        out.append(code(match.group(1), in_table=in_table) if kind == "code" else _url(match.group(0)))
+        if kind == "code":
+            out.append(code(match.group(1), in_table=in_table))
+        elif kind == "link":
+            out.append(link(match.group(1), match.group(2)))
+        else:
+            out.append(_url(match.group(0)))
         pos = end
     out.append(escape(text[pos:]))
     return "".join(out)

@@ -3,8 +3,9 @@
 - ``inline``: one line of text; Markdown and HTML in it are inert.
 - ``cell``: a table cell; newlines become ``<br>``, ``|`` cannot split the row.
 - ``block``: paragraphs and ``- `` bullet lists kept, everything else inert.
-In all three, balanced backtick pairs become ``<code>`` with escaped content, and
-``http(s)`` URLs become links; no other URL scheme is ever linked.
+In all three, balanced backtick pairs become ``<code>`` with escaped content, a Markdown link
+``[text](url)`` whose URL is ``http(s)`` becomes a link with the escaped text, and bare ``http(s)``
+URLs become links; no other URL scheme is ever linked (``[x](javascript:…)`` stays text).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from functools import lru_cache
 
 _URL = re.compile(r"https?://[^\s<>\"'`|\\\[\]{}]+", re.IGNORECASE)
 _CODE = re.compile(r"`([^`\n]+)`")
+_MD_LINK = re.compile(r"\[([^\[\]\n`]+)\]\((https?://[^\s()<>\"'`|\\\[\]{}]+)\)", re.IGNORECASE)
+"""``[text](http(s)://…)``: kubebuilder comments' Markdown links (no other scheme)."""
 _LINE_START = re.compile(r"^(\s*)(\d+)([.)])", re.MULTILINE)
 _BULLET = re.compile(r"^\s*[-*•]\s+(.*)$")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
@@ -30,12 +33,15 @@ def _link(url: str) -> tuple[str, str]:
 
 
 def inline_tokens(text: str) -> list[tuple[int, int, str, re.Match[str]]]:
-    """The code spans (`` `x` ``) and http(s) URLs of untrusted ``text``, as (start, end, ``code``
-    or ``url``, match) in reading order, the longer first where two start together; callers skip
-    a token that starts inside the previous one. One reading for every output format."""
+    """The code spans (`` `x` ``), Markdown links to http(s) URLs (``link``: group 1 the text,
+    group 2 the URL) and bare http(s) URLs of untrusted ``text``, as (start, end, ``code``,
+    ``link`` or ``url``, match) in reading order, the longer first where two start together;
+    callers skip a token that starts inside the previous one. One reading for every output
+    format."""
+    links = [(m.start(), m.end(), "link", m) for m in _MD_LINK.finditer(text)] if "](" in text else []
     return sorted(
         [(m.start(), m.end(), "code", m) for m in _CODE.finditer(text)]
-        + [(m.start(), m.end(), "url", m) for m in _URL.finditer(text)],
+        + links + [(m.start(), m.end(), "url", m) for m in _URL.finditer(text)],
         key=lambda t: (t[0], -t[1]),
     )
 
@@ -51,6 +57,9 @@ def _inline_parts(text: str) -> str:
         out.append(_entities(text[pos:start]))
         if kind == "code":
             out.append(f"<code>{_entities(match.group(1))}</code>")
+        elif kind == "link":
+            href = html.escape(match.group(2), quote=True).replace("|", "%7C")
+            out.append(f'<a href="{href}">{_entities(match.group(1))}</a>')
         else:
             link, rest = _link(match.group(0))
             out.append(link + _entities(rest))

@@ -178,21 +178,38 @@ def canonicalize(schema: Any, dialect: Dialect, at: str, depth: int = 0) -> dict
 
 
 def _unwrap_all_of(out: dict[str, Any]) -> dict[str, Any]:
-    """Merge ``allOf`` members into the schema; the wrapper's own keys win (v3 ``$ref`` style)."""
+    """Merge ``allOf`` members into the schema; the wrapper's own keys win (v3 ``$ref`` style),
+    but every member's ``enum`` and ``x-kubernetes-validations`` apply: the valid values are the
+    intersection of the enums (in the order of the first that has one), and the rules are joined."""
     members = out.pop("allOf", None)
     if not members:
         return out
     merged: dict[str, Any] = {}
+    enums = [out["enum"]] if isinstance(out.get("enum"), list) else []
+    rules: list[Any] = []
     for member in members:
         for key, value in member.items():
             if key == "properties":
                 merged.setdefault("properties", {}).update(value)
             elif key == "required":
                 merged["required"] = sorted({*merged.get("required", []), *value})
+            elif key == "enum" and isinstance(value, list):
+                enums.append(value)
+            elif key == "x-kubernetes-validations":
+                rules.extend(value)
             else:
                 merged.setdefault(key, value)
     merged.update(out)
+    if enums:
+        merged["enum"] = [v for v in enums[0] if all(_member(v, e) for e in enums[1:])]
+    if rules:
+        merged["x-kubernetes-validations"] = [*out.get("x-kubernetes-validations", ()), *rules]
     return merged
+
+
+def _member(value: Any, values: list[Any]) -> bool:
+    """Whether ``value`` is in ``values`` by JSON equality (``1`` is not ``True``)."""
+    return any(type(value) is type(v) and value == v for v in values)
 
 
 def canonical_definitions(

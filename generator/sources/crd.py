@@ -317,11 +317,19 @@ def _versions(spec: dict[str, Any], beta: bool, src: str, at: str) -> list[dict[
             "storage": version.get("storage", False) is True,
             "deprecated": version.get("deprecated", False) is True,
             "deprecationWarning": _text(version.get("deprecationWarning")),
+            "selectableFields": _selectable_fields(version.get("selectableFields")),
             "printerColumns": [_column(c, beta, src, f"{columns_at}/{j}") for j, c in enumerate(columns)],
             "subresources": _subresources(version.get("subresources", shared_subresources)),
             "schema": schema, "schema_at": schema_at,
         })
     return out
+
+
+def _selectable_fields(value: Any) -> list[str]:
+    """``selectableFields`` JSON paths (entries without a string ``jsonPath`` are ignored)."""
+    if not isinstance(value, list):
+        return []
+    return [f["jsonPath"] for f in value if isinstance(f, dict) and isinstance(f.get("jsonPath"), str)]
 
 
 def _column(column: Any, beta: bool, src: str, at: str) -> dict[str, Any]:

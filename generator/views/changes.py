@@ -33,6 +33,8 @@ CHANGE_LABELS = {
     "validation-rule-added": "Validation rules added", "validation-rule-changed": "Validation rules changed",
     "validation-rule-removed": "Validation rules removed",
     "printer-columns-changed": "Printer columns changed",
+    "selectable-field-removed": "Selectable fields removed",
+    "selectable-field-added": "Selectable fields added",
     **OPERATION_LABELS,
 }
 

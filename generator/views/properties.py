@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.analysis.gates import FeatureGate, feature_gates
-from generator.model.types import ApiSpec, Field, Model, TypeRef
+from generator.model.types import ApiSpec, ElementFacts, Field, Model, TypeRef
 from generator.views.notes import Note, row_notes
 from generator.views.site import SitePlan, anchor_id, page_url, path_anchor, relative
 
@@ -85,6 +85,8 @@ def primitive_label(t: TypeRef) -> str:
         return "quantity"
     if t.kind == "unknown":
         return f"unknown type {t.ref}"
+    if t.kind == "any":
+        return "any"
     return "object"
 
 
@@ -154,9 +156,11 @@ def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str,
             notes.append("nullable")
         for key, value in f.constraints:
             code_notes.append((key, (_value(value),)))
-        for label, rules in (("validation", f.validations), ("validation of each item", f.item_validations)):
-            for rule in rules:
-                code_notes.append(rule_note(label, dict(rule)))
+        for rule in f.validations:
+            code_notes.append(rule_note("validation", dict(rule)))
+        code_notes.extend((a.label, a.options) for a in f.alternatives)
+        for element in f.elements:
+            code_notes.extend(element_notes(element))
         if by_path:
             path = f"{model.field_path}.{f.name}" if model.field_path else f.name
             anchor = path_anchor("field-", path, anchors)
@@ -169,6 +173,23 @@ def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str,
             gates=feature_gates(f.description),
         ))
     return rows
+
+
+def element_notes(element: ElementFacts) -> list[tuple[str, tuple[str, ...]]]:
+    """The notes of one level of an array's items (a map's values): ``each item enum: …``,
+    ``each value maxLength: 63``, ``validation of each item: …``, ``each item exactly one of: …``."""
+    of = element.of
+    out: list[tuple[str, tuple[str, ...]]] = []
+    if element.enum:
+        out.append((f"{of} enum", tuple(_value(v) for v in element.enum)))
+    if element.has_default:
+        out.append((f"{of} default", (_value(element.default),)))
+    if element.nullable:
+        out.append((f"{of} nullable", ("true",)))
+    out.extend((f"{of} {key}", (_value(value),)) for key, value in element.constraints)
+    out.extend(rule_note(f"validation of {of}", dict(rule)) for rule in element.validations)
+    out.extend((f"{of} {a.label}", a.options) for a in element.alternatives)
+    return out
 
 
 def rule_note(label: str, rule: dict[str, Any]) -> tuple[str, tuple[str, ...]]:
@@ -185,9 +206,10 @@ _JSON_CONSTANTS = {True: "true", False: "false", None: "null"}
 
 
 def _value(value: object) -> str:
-    """A value as its notes show it: strings as they are, anything else as JSON."""
+    """A value as its notes show it: strings as they are (``""`` when empty: an empty default or
+    enum member is seen), anything else as JSON."""
     if isinstance(value, str):
-        return value
+        return value or '""'
     if value is None or type(value) is bool:
         return _JSON_CONSTANTS[value]
     if type(value) is int:
