@@ -2,9 +2,12 @@
    Each model page with properties has a form (hidden without JavaScript) whose data-paths
    attribute is the URL of the release's fieldpaths.json, written by the generator (a page's key
    is its URL below that file's directory):
-   {"models": {"<page URL below the release root>": {"k": "Kind", "f": {"<field>": ["<anchor>", "<page URL of its type>" | null]}}}}.
-   A path is resolved field by field, following the types across pages; the form then opens
-   the page that defines the last field at that field's row. Nothing is requested from another host. */
+   {"models": {"<key>": {"k": "Kind", "f": {"<field>": ["<anchor>", "<key of its type>" | null]}}}},
+   a key being a page URL below the release root, or for a CRD's nested object the page that
+   shows its section and the section's anchor ("<page URL>#object-spec.rules").
+   A path is resolved field by field, following the types across pages and sections; the form
+   then opens the page that shows the last field at that field's row. Nothing is requested from
+   another host. */
 (function () {
   "use strict";
   var cache = {};
@@ -26,11 +29,12 @@
     return found.length === 1 ? found[0] : null;
   }
 
-  /* {page, anchor} of the last field of `path`, or {error}. */
+  /* {key, page, anchor} of the last field of `path` (key: the entry holding it; page: the page
+     showing it), or {error}. */
   function resolve(data, start, path) {
     var parts = path.replace(/\[[^\]]*\]/g, "").split(".").map(function (p) { return p.trim(); })
       .filter(function (p) { return p.length > 0; });
-    var page = start, model = data.models[start];
+    var key = start, model = data.models[start];
     if (!model) return { error: "no field data for this page" };
     if (parts.length && !fieldOf(model, parts[0]) && parts[0].toLowerCase() === model.k.toLowerCase()) {
       parts.shift(); /* kubectl explain deployment.spec… */
@@ -40,12 +44,12 @@
       var name = fieldOf(model, parts[i]);
       if (!name) return { error: model.k + " has no field " + parts[i] };
       var entry = model.f[name];
-      if (i === parts.length - 1) return { page: page, anchor: entry[0] };
+      if (i === parts.length - 1) return { key: key, page: key.split("#")[0], anchor: entry[0] };
       if (!entry[1] || !data.models[entry[1]]) {
         return { error: model.k + "." + name + " has no fields below it" };
       }
-      page = entry[1];
-      model = data.models[page];
+      key = entry[1];
+      model = data.models[key];
     }
     return { error: "not found" };
   }
@@ -57,7 +61,7 @@
     if (head) {
       var r = resolve(data, start, head);
       if (r.error) return [];
-      var owner = data.models[r.page], last = head.replace(/\[[^\]]*\]/g, "").split(".").pop();
+      var owner = data.models[r.key], last = head.replace(/\[[^\]]*\]/g, "").split(".").pop();
       var entry = owner.f[fieldOf(owner, last)];
       if (!entry || !entry[1] || !data.models[entry[1]]) return [];
       model = data.models[entry[1]];
