@@ -140,7 +140,123 @@
     });
   }
 
+  /* The combined site (every release below one MkDocs site, the README's default build): the
+     plugin writes releases.json at the site root ([{version, title, dir, name}], newest first).
+     Material's version selector needs one site per release (build-site), so this script gives
+     the combined site the same selector (Material's markup and styles): a release keeps the page
+     when it exists there (a HEAD request to it), else opens that release's home; and it puts
+     the current page's release first in the search results, each result marked with its release. */
+  var releases = null;
+
+  function siteRoot() {
+    var el = document.getElementById("__config");
+    if (!el) return null;
+    var config = JSON.parse(el.textContent);
+    if (config.version) return null;  /* Material's own selector (build-site's release sites) */
+    var base = new URL(config.base, location.href).href;
+    return base.endsWith("/") ? base : base + "/";
+  }
+
+  function releaseOf(root, url) {
+    var path = new URL(url, location.href).pathname, rootPath = new URL(root).pathname;
+    if (!path.startsWith(rootPath)) return null;
+    var head = decodeURIComponent(path.slice(rootPath.length).split("/")[0]);
+    return releases.filter(function (r) { return r.dir === head; })[0] || null;
+  }
+
+  function switcher(root) {
+    var topic = document.querySelector(".md-header__topic");
+    if (!topic || topic.querySelector(".md-version")) return;
+    var current = releaseOf(root, location.href);
+    var rest = current ? location.pathname.slice(new URL(root).pathname.length + current.dir.length + 1) : "";
+    var box = document.createElement("div");
+    box.className = "md-version k8s-releases";
+    var button = document.createElement("button");
+    button.className = "md-version__current";
+    button.textContent = current ? current.title : "Release";
+    button.dataset.k8sLabel = "1";
+    button.setAttribute("aria-label", "Select release, current: " + (current ? current.title : "none"));
+    var list = document.createElement("ul");
+    list.className = "md-version__list";
+    releases.forEach(function (r) {
+      var home = new URL(r.dir + "/", root).href;
+      var same = new URL(r.dir + "/" + rest + location.search + location.hash, root).href;
+      var item = document.createElement("li");
+      item.className = "md-version__item";
+      var link = document.createElement("a");
+      link.className = "md-version__link";
+      link.href = current ? same : home;
+      link.textContent = r.title;
+      link.title = r.name;
+      link.addEventListener("click", function (event) {
+        if (!current || event.metaKey || event.ctrlKey) return;
+        event.preventDefault();
+        fetch(same, { method: "HEAD", credentials: "same-origin" })
+          .then(function (resp) { location.href = resp.ok ? same : home; })
+          .catch(function () { location.href = home; });
+      });
+      item.appendChild(link);
+      list.appendChild(item);
+    });
+    box.appendChild(button);
+    box.appendChild(list);
+    topic.appendChild(box);
+  }
+
+  /* Search results: each marked with its release (data-k8s-release, a badge where the title does
+     not name it); the current page's release first, the others after in their order. */
+  function rankResults(root, list) {
+    var current = releaseOf(root, location.href);
+    var items = Array.prototype.slice.call(list.children);
+    items.forEach(function (li) {
+      if (li.hasAttribute("data-k8s-release")) return;
+      var link = li.querySelector("a.md-search-result__link");
+      var r = link ? releaseOf(root, link.href) : null;
+      li.setAttribute("data-k8s-release", r ? r.version : "");
+      var title = li.querySelector(".md-search-result__article h1, .md-search-result__article h2");
+      if (r && title && title.textContent.indexOf(r.version) < 0) {
+        var badge = document.createElement("span");
+        badge.className = "k8s-badge k8s-release";
+        badge.textContent = r.title;
+        title.appendChild(document.createTextNode(" "));
+        title.appendChild(badge);
+      }
+    });
+    if (!current) return false;
+    var mine = items.filter(function (li) { return li.getAttribute("data-k8s-release") === current.version; });
+    var ordered = mine.concat(items.filter(function (li) { return mine.indexOf(li) < 0; }));
+    if (ordered.every(function (li, i) { return li === items[i]; })) return false;
+    ordered.forEach(function (li) { list.appendChild(li); });
+    return true;
+  }
+
+  function watchResults(root) {
+    var list = document.querySelector(".md-search-result__list");
+    if (!list || list.dataset.k8sRanked) return;
+    list.dataset.k8sRanked = "1";
+    var watch = new MutationObserver(function () {
+      watch.disconnect();
+      rankResults(root, list);
+      watch.observe(list, { childList: true });
+    });
+    watch.observe(list, { childList: true });
+  }
+
+  function combinedSite() {
+    var root = siteRoot();
+    if (!root) return;
+    var ready = releases ? Promise.resolve(releases) : fetch(new URL("releases.json", root).href,
+      { credentials: "same-origin" }).then(function (r) { return r.ok ? r.json() : []; });
+    ready.then(function (data) {
+      releases = data;
+      if (!Array.isArray(data) || data.length < 2) return;
+      switcher(root);
+      watchResults(root);
+    }).catch(function () { /* not a combined site */ });
+  }
+
   function init() {
+    combinedSite();
     document.querySelectorAll("form.k8s-fieldpath").forEach(setup);
     breakNames();
     label();
