@@ -367,9 +367,10 @@ for the site's release switcher and search (``site_src/assets/k8s-api-docs.js``)
 def releases_json(plans: list[SitePlan], titles: dict[str, str]) -> str | None:
     """The releases of a combined site, newest first, in the shape of Material's ``versions.json``
     (``version``, ``title``, ``aliases``) plus ``dir``, the release's directory below the site
-    root; ``None`` when the releases are sites of their own (``build-site``: Material's selector
-    reads its ``versions.json``) or there is only one."""
-    if len(plans) < 2 or not all(p.root for p in plans):
+    root (one release: the script sees there is nothing to switch to, without a failed request);
+    ``None`` when the releases are sites of their own (``build-site``: Material's selector reads
+    its ``versions.json``)."""
+    if not plans or not all(p.root for p in plans):
         return None
     ordered = sorted(plans, key=lambda p: release_sort_key(p.version), reverse=True)
     entries = [{"version": p.version, "title": p.version, "aliases": [], "dir": p.root,
