@@ -33,7 +33,7 @@ from generator.views.example_sections import ExampleSections
 from generator.views.lookup import FIELD_PATHS, field_paths_json
 from generator.views.nav import release_nav
 from generator.views.pages import IndexPage, Link, release_title
-from generator.views.site import RELEASES, SitePlan, plan_site, relative, releases_json
+from generator.views.site import SitePlan, plan_site, relative
 from generator.views.versions import PublishedReleases, VersionsHook
 
 __all__ = ["build", "generate", "load_api", "release_digest", "select_groups"]
@@ -313,10 +313,6 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
             site.nav.append(release_nav(api, plan, [(p.title, p.path) for p in changes]))
         else:
             site.nav.append(previous.nav[i])
-    releases = releases_json(site.plans, site.titles)
-    if releases is not None and site.pages.get(RELEASES) != releases:
-        site.pages[RELEASES] = releases  # the combined site's release switcher
-        rendered.append(RELEASES)
     site.pages = dict(sorted(site.pages.items()))
     site.rendered = sorted(rendered)
     return site
