@@ -206,6 +206,8 @@ def _search(page: Any, query: str) -> list[tuple[str, str, str]]:
     site script has ranked and marked them."""
     box = page.locator("input.md-search__input")
     box.click()
+    page.evaluate("document.querySelectorAll('.md-search-result__item')"  # results of an earlier query
+                  ".forEach(li => li.removeAttribute('data-k8s-release'))")
     box.fill(query)
     box.press("End")  # one keyup: Material queries the whole value once
     page.wait_for_function(
