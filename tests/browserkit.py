@@ -66,3 +66,58 @@ def chromium() -> Iterator[Any]:
         browser = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=LAUNCH_ARGS)
         yield browser
         browser.close()
+
+
+CLIPPED_TEXT = """() => {
+  // Every line box of every text node in the article's tables, against the right edge the reader
+  // can see: the viewport, cut by any ancestor that clips or scrolls (text in a scrolling box
+  // is not excused: it is off-screen until scrolled to). Text kept for screen readers only (a
+  // 1 px clipped box, as the stacked tables' headers) is not on the screen at all.
+  const vw = document.documentElement.clientWidth;
+  const visibleRight = el => {
+    let right = vw;
+    for (let p = el; p && p !== document.documentElement; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX !== 'visible')
+        right = Math.min(right, p.getBoundingClientRect().left + p.clientLeft + p.clientWidth);
+    }
+    return right;
+  };
+  const srOnly = el => {
+    for (let p = el; p; p = p.parentElement) {
+      const r = p.getBoundingClientRect();
+      if (r.width <= 1 && r.height <= 1 && getComputedStyle(p).overflow !== 'visible') return true;
+    }
+    return false;
+  };
+  let lines = 0;
+  const clipped = [];
+  for (const table of document.querySelectorAll('article table')) {
+    const walker = document.createTreeWalker(table, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (!node.textContent.trim()) continue;
+      const el = node.parentElement;
+      if (!el.checkVisibility({visibilityProperty: true}) || srOnly(el)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const right = visibleRight(el);
+      for (const r of range.getClientRects()) {
+        if (r.width === 0) continue;
+        lines++;
+        if (r.right > right + 1 || r.left < -1)
+          clipped.push(`${Math.round(r.right)} > ${Math.round(right)}: ` +
+                       node.textContent.trim().slice(0, 50));
+      }
+    }
+  }
+  // A table (or Material's scrolling wrapper) whose content is wider than its box.
+  const scrolling = [];
+  for (const el of document.querySelectorAll(
+      'article table, article .md-typeset__scrollwrap, article .md-typeset__table')) {
+    if (el.scrollWidth > el.clientWidth + 1)
+      scrolling.push(`${el.tagName}.${el.className} ${el.clientWidth} < ${el.scrollWidth}`);
+  }
+  return {vw, lines, clipped, scrolling};
+}"""
+"""What a reader sees of the tables of a page (``page.evaluate``): ``lines`` (text line boxes),
+``clipped`` (lines ending past the visible right edge), ``scrolling`` (tables needing sideways
+scrolling)."""

@@ -32,7 +32,7 @@ def resolve(data: dict, start: str, path: str) -> tuple[str, str]:
     for i, name in enumerate(parts):
         anchor, target = model["f"][name]
         if i == len(parts) - 1:
-            return page, anchor
+            return page.split("#")[0], anchor  # a CRD's nested object: <page>#<section anchor>
         page, model = target, data["models"][target]
     raise AssertionError(path)
 
@@ -164,3 +164,35 @@ def test_combined_site_search_results_can_be_told_apart(built_site: Path) -> Non
                               "ResourceClaimStatus · resource/v1beta1 · 1.32"]
     size = (built_site / "search" / "search_index.json").stat().st_size
     assert size < 2 * 5_000_000, size  # ≤ 5 MB per release
+
+
+@pytest.mark.integration
+@pytest.mark.shared
+def test_crd_field_paths_reach_any_depth_on_the_page_that_shows_the_row(shared: Path) -> None:
+    """Nested objects of CRD kinds are entries (issue 24 item 7: paths stopped at the top level),
+    on the kind's page or on the sub-page a huge tree moved them to, with the anchors those
+    pages' rows have; every anchor named is an id of its page."""
+    from generator.build.pipeline import generate
+
+    crds = shared / "crds"
+    site = generate([Release("1.31", "", (str(crds / "cert-manager"), str(crds / "gateway-api" / "v1.2.0")))],
+                    groups=["cert-manager.io", "gateway.networking.k8s.io"])
+    data = json.loads(site.pages[f"1.31/{FIELD_PATHS}"])
+    route = "gateway.networking.k8s.io/v1/httpRoute/"
+    assert resolve(data, route, "spec.rules.backendRefs.port") == (route, "field-spec.rules.backendRefs.port")
+    assert resolve(data, route, "httproute.spec.rules[].matches[].path.type") == (
+        route, "field-spec.rules.matches.path.type")
+    assert data["models"][route]["f"]["apiVersion"][0] == "field-apiVersion"  # as the row, case kept
+    issuer = "cert-manager.io/v1/clusterIssuer/"
+    deep = "spec.acme.solvers.http01.ingress.podTemplate.spec.affinity.nodeAffinity"
+    assert resolve(data, issuer, deep) == (issuer + "spec/", "field-" + deep)  # on the sub-page
+    ids: dict[str, set[str]] = {}
+    for key, entry in data["models"].items():
+        page = key.split("#")[0]
+        if page not in ids:
+            text = site.pages[f"1.31/{page.rstrip('/')}.md"]
+            ids[page] = set(re.findall(r' id="([^"]+)"', text))
+        assert "#" not in key or key.split("#")[1] in ids[page], key
+        for name, (anchor, target) in entry["f"].items():
+            assert anchor in ids[page] or not key.startswith(("cert-manager", "gateway")), (key, name)
+            assert target is None or target in data["models"], (key, name, target)

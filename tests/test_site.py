@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import statistics
+from pathlib import Path
 
 import pytest
 from linkcheck import broken_links
@@ -32,3 +34,13 @@ def test_built_model_page_content(built_site):
     assert 'href="../allocationResult/"' in html
     assert "DRAControlPlaneController" in html
     assert "at most 32 such reservations" in html
+
+
+@pytest.mark.slow
+def test_index_page_search_text_keeps_names_and_descriptions_apart(built_site: Path) -> None:
+    """Index tables' cells are separate words in the search index (issue 24: "ModelDescription
+    AWSElasticBlockStoreVolumeSourceRepresents…")."""
+    docs = json.loads((built_site / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    text = next(d["text"] for d in docs if d["location"] == "1.32/core/v1/")
+    assert "AWSElasticBlockStoreVolumeSource Represents a Persistent Disk" in text
+    assert "SourceRepresents" not in text and "ModelDescription" not in text

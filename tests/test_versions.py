@@ -112,7 +112,7 @@ def test_absent_release_and_changed_field_note() -> None:
 def test_change_page_in_nav_and_home(default_pages: GeneratedSite) -> None:
     page = default_pages.pages["1.32/changes.md"]
     assert page.startswith("# Changes from 1.31 to 1.32\n")
-    assert "| API versions added |" in page and "| **All changes** |" in page
+    assert "<tr><td>API versions added</td>" in page and '<tr class="k8s-total">' in page
     assert "<code>resource.k8s.io/v1beta1</code> added" in page
     assert ("PodSchedulingContext <span class=\"k8s-badge k8s-kind\">kind</span> removed "
             "([1.31](../../1.31/resource/v1alpha3/podSchedulingContext/))") in page

@@ -46,6 +46,7 @@ from generator.views.nav import (
     releases_list,
     rename_in_nav,
 )
+from generator.views.site import RELEASES, releases_json
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
 ONLY_ENV, GROUPS_ENV = "K8S_API_DOCS_ONLY", "K8S_API_DOCS_GROUPS"
@@ -237,6 +238,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             # The page object now, not when MkDocs reads the nav (which then uses this one):
             # model pages are rendered without a Python-Markdown instance (headings_page).
             HeadingsPage(titles.get(rel), file, config, self._fast_headings)
+        releases = None if self._release_layout else releases_json(self.site.plans, self.site.titles)
+        if releases is not None and files.get_file_from_path(RELEASES) is None:
+            files.append(File.generated(config, RELEASES, content=releases))  # the release switcher's
         return files
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:

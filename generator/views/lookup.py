@@ -1,6 +1,8 @@
 """Field paths as ``kubectl explain`` names them (``spec.template.spec.containers.image``): per
 release a small JSON of every model page's fields (row anchor, the page of the field's type), which
-the site's script follows across pages; and the box on each model page that asks for a path. Pure."""
+the site's script follows across pages; and the box on each model page that asks for a path. A CRD
+kind's nested objects are entries too, keyed ``<page>#<section anchor>`` on whatever page (the
+kind's or a sub-page) shows their section, with the anchors that section's rows carry. Pure."""
 
 from __future__ import annotations
 
@@ -9,8 +11,15 @@ import re
 from dataclasses import dataclass
 
 from generator.model.types import ApiSpec, Model, TypeRef
-from generator.views.properties import field_anchor, primitive_label, unique_anchor
-from generator.views.site import SitePlan, published_url, relative
+from generator.views.crd import NestedSection, nested_objects_pages, nested_sections
+from generator.views.properties import (
+    PropertyRow,
+    field_anchor,
+    primitive_label,
+    property_rows,
+    unique_anchor,
+)
+from generator.views.site import SitePlan, path_anchor, published_url, relative
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.-]{1,80}")
 FIELD_PATHS = "fieldpaths.json"
@@ -18,8 +27,12 @@ FIELD_PATHS = "fieldpaths.json"
 
 
 def row_anchors(model: Model) -> list[str]:
-    """The row anchors of the model's property table, in field order (as ``property_rows``)."""
+    """The row anchors of the model's property table, in field order (as ``property_rows``: a
+    CRD kind's rows by field path, case kept, other models' by name)."""
     used: set[str] = set()
+    if model.crd is not None or model.field_path:
+        return [path_anchor("field-", f"{model.field_path}.{f.name}" if model.field_path else f.name, used)
+                for f in model.fields]
     return [unique_anchor(field_anchor(f.name), f.name, used) for f in model.fields]
 
 
@@ -43,21 +56,57 @@ def type_text(t: TypeRef, api: ApiSpec) -> tuple[str, str | None]:
 
 def field_paths(api: ApiSpec, plan: SitePlan) -> dict[str, object]:
     """The release's ``fieldpaths.json`` data: per model page (URL below the release root) its
-    kind and, per field, the row anchor and the page of the field's type (``None``: no page or
-    no fields). The browser follows a path field by field across pages."""
+    kind and, per field, the row anchor and the key of the field's type (``None``: no page or
+    no fields). A CRD kind's nested objects are keyed ``<page>#<section anchor>`` (their kind
+    and field path as ``k``); the browser follows a path field by field across pages and
+    sections, and opens the page before ``#`` at the last field's row."""
     models: dict[str, object] = {}
     for name in sorted(api.models):
         page = plan.page_of(name)
         model = api.models[name]
         if page is None:
             continue
+        if model.crd is not None and api.nested.get(name):
+            models.update(_crd_entries(model, api, plan, page))
+            continue
         fields: dict[str, list[str | None]] = {}
         for f, anchor in zip(model.fields, row_anchors(model), strict=True):
-            _, ref = type_text(f.type, api)
-            target = plan.page_of(ref) if ref and api.models[ref].fields else None
-            fields[f.name] = [anchor, in_release(plan, target) if target else None]
+            fields[f.name] = [anchor, _type_key(f.type, api, plan)]
         models[in_release(plan, page)] = {"k": model.kind, "f": fields}
     return {"version": api.version, "models": models}
+
+
+def _type_key(t: TypeRef, api: ApiSpec, plan: SitePlan) -> str | None:
+    """The entry of a field's type: its page, or the page and anchor of its nested section."""
+    _, ref = type_text(t, api)
+    if not ref or not api.models[ref].fields:
+        return None
+    target = plan.target_of(ref)
+    if target is None:
+        return None  # a nested object over its page's limit of sections
+    page, anchor = target
+    return in_release(plan, page) + (f"#{anchor}" if anchor else "")
+
+
+def _crd_entries(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> dict[str, object]:
+    """The entries of a CRD kind with nested objects: the kind's own rows and every section of
+    its field-path tree, with the row anchors the pages write (the same views the kind's page
+    and its sub-pages are rendered from)."""
+    anchors: set[str] = set()
+    rows = property_rows(model, api, plan, page, anchors)
+    on_page, _ = nested_sections(model, api, plan, page, anchors)
+    shown: list[tuple[str, list[NestedSection]]] = [(page, on_page)]
+    shown += [(sub.path, sub.nested) for sub in nested_objects_pages(model, api, plan, "")]
+    out: dict[str, object] = {in_release(plan, page): {"k": model.kind, "f": _row_fields(rows, api, plan)}}
+    for on, sections in shown:
+        for s in sections:
+            out[f"{in_release(plan, on)}#{s.anchor}"] = {"k": f"{model.kind} {s.path}",
+                                                         "f": _row_fields(s.rows, api, plan)}
+    return out
+
+
+def _row_fields(rows: list[PropertyRow], api: ApiSpec, plan: SitePlan) -> dict[str, list[str | None]]:
+    return {r.field.name: [r.anchor, _type_key(r.field.type, api, plan)] for r in rows}
 
 
 def field_paths_json(api: ApiSpec, plan: SitePlan) -> str:

@@ -11,12 +11,14 @@ digest of the full name. Decisions are made in sorted order, so paths are stable
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from generator.libsonnet.builders import camel_lower, helper_objects
+from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec, Model
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
@@ -355,3 +357,23 @@ def anchor_id(text: str) -> str:
     """An HTML id made only of ``[a-z0-9-]`` (cached: field names recur on many pages)."""
     slug = _NOT_ID.sub("-", str(text).lower()).strip("-")
     return slug[:80] or "x"
+
+
+RELEASES = "releases.json"
+"""File at the docs root of a combined site (every release below one MkDocs site): its releases,
+for the site's release switcher and search (``site_src/assets/k8s-api-docs.js``)."""
+
+
+def releases_json(plans: list[SitePlan], titles: dict[str, str]) -> str | None:
+    """The releases of a combined site, newest first, in the shape of Material's ``versions.json``
+    (``version``, ``title``, ``aliases``) plus ``dir``, the release's directory below the site
+    root (one release: the script sees there is nothing to switch to, without a failed request);
+    ``None`` when the releases are sites of their own (``build-site``: Material's selector reads
+    its ``versions.json``)."""
+    if not plans or not all(p.root for p in plans):
+        return None
+    ordered = sorted(plans, key=lambda p: release_sort_key(p.version), reverse=True)
+    entries = [{"version": p.version, "title": p.version, "aliases": [], "dir": p.root,
+                "name": titles.get(p.version, p.version)} for p in ordered]
+    text = json.dumps(entries, ensure_ascii=False, indent=1)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e") + "\n"

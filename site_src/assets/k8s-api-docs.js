@@ -2,9 +2,12 @@
    Each model page with properties has a form (hidden without JavaScript) whose data-paths
    attribute is the URL of the release's fieldpaths.json, written by the generator (a page's key
    is its URL below that file's directory):
-   {"models": {"<page URL below the release root>": {"k": "Kind", "f": {"<field>": ["<anchor>", "<page URL of its type>" | null]}}}}.
-   A path is resolved field by field, following the types across pages; the form then opens
-   the page that defines the last field at that field's row. Nothing is requested from another host. */
+   {"models": {"<key>": {"k": "Kind", "f": {"<field>": ["<anchor>", "<key of its type>" | null]}}}},
+   a key being a page URL below the release root, or for a CRD's nested object the page that
+   shows its section and the section's anchor ("<page URL>#object-spec.rules").
+   A path is resolved field by field, following the types across pages and sections; the form
+   then opens the page that shows the last field at that field's row. Nothing is requested from
+   another host. */
 (function () {
   "use strict";
   var cache = {};
@@ -26,11 +29,12 @@
     return found.length === 1 ? found[0] : null;
   }
 
-  /* {page, anchor} of the last field of `path`, or {error}. */
+  /* {key, page, anchor} of the last field of `path` (key: the entry holding it; page: the page
+     showing it), or {error}. */
   function resolve(data, start, path) {
     var parts = path.replace(/\[[^\]]*\]/g, "").split(".").map(function (p) { return p.trim(); })
       .filter(function (p) { return p.length > 0; });
-    var page = start, model = data.models[start];
+    var key = start, model = data.models[start];
     if (!model) return { error: "no field data for this page" };
     if (parts.length && !fieldOf(model, parts[0]) && parts[0].toLowerCase() === model.k.toLowerCase()) {
       parts.shift(); /* kubectl explain deployment.spec… */
@@ -40,12 +44,12 @@
       var name = fieldOf(model, parts[i]);
       if (!name) return { error: model.k + " has no field " + parts[i] };
       var entry = model.f[name];
-      if (i === parts.length - 1) return { page: page, anchor: entry[0] };
+      if (i === parts.length - 1) return { key: key, page: key.split("#")[0], anchor: entry[0] };
       if (!entry[1] || !data.models[entry[1]]) {
         return { error: model.k + "." + name + " has no fields below it" };
       }
-      page = entry[1];
-      model = data.models[page];
+      key = entry[1];
+      model = data.models[key];
     }
     return { error: "not found" };
   }
@@ -57,7 +61,7 @@
     if (head) {
       var r = resolve(data, start, head);
       if (r.error) return [];
-      var owner = data.models[r.page], last = head.replace(/\[[^\]]*\]/g, "").split(".").pop();
+      var owner = data.models[r.key], last = head.replace(/\[[^\]]*\]/g, "").split(".").pop();
       var entry = owner.f[fieldOf(owner, last)];
       if (!entry || !entry[1] || !data.models[entry[1]]) return [];
       model = data.models[entry[1]];
@@ -136,7 +140,123 @@
     });
   }
 
+  /* The combined site (every release below one MkDocs site, the README's default build): the
+     plugin writes releases.json at the site root ([{version, title, dir, name}], newest first).
+     Material's version selector needs one site per release (build-site), so this script gives
+     the combined site the same selector (Material's markup and styles): a release keeps the page
+     when it exists there (a HEAD request to it), else opens that release's home; and it puts
+     the current page's release first in the search results, each result marked with its release. */
+  var releases = null;
+
+  function siteRoot() {
+    var el = document.getElementById("__config");
+    if (!el) return null;
+    var config = JSON.parse(el.textContent);
+    if (config.version) return null;  /* Material's own selector (build-site's release sites) */
+    var base = new URL(config.base, location.href).href;
+    return base.endsWith("/") ? base : base + "/";
+  }
+
+  function releaseOf(root, url) {
+    var path = new URL(url, location.href).pathname, rootPath = new URL(root).pathname;
+    if (!path.startsWith(rootPath)) return null;
+    var head = decodeURIComponent(path.slice(rootPath.length).split("/")[0]);
+    return releases.filter(function (r) { return r.dir === head; })[0] || null;
+  }
+
+  function switcher(root) {
+    var topic = document.querySelector(".md-header__topic");
+    if (!topic || topic.querySelector(".md-version")) return;
+    var current = releaseOf(root, location.href);
+    var rest = current ? location.pathname.slice(new URL(root).pathname.length + current.dir.length + 1) : "";
+    var box = document.createElement("div");
+    box.className = "md-version k8s-releases";
+    var button = document.createElement("button");
+    button.className = "md-version__current";
+    button.textContent = current ? current.title : "Release";
+    button.dataset.k8sLabel = "1";
+    button.setAttribute("aria-label", "Select release, current: " + (current ? current.title : "none"));
+    var list = document.createElement("ul");
+    list.className = "md-version__list";
+    releases.forEach(function (r) {
+      var home = new URL(r.dir + "/", root).href;
+      var same = new URL(r.dir + "/" + rest + location.search + location.hash, root).href;
+      var item = document.createElement("li");
+      item.className = "md-version__item";
+      var link = document.createElement("a");
+      link.className = "md-version__link";
+      link.href = current ? same : home;
+      link.textContent = r.title;
+      link.title = r.name;
+      link.addEventListener("click", function (event) {
+        if (!current || event.metaKey || event.ctrlKey) return;
+        event.preventDefault();
+        fetch(same, { method: "HEAD", credentials: "same-origin" })
+          .then(function (resp) { location.href = resp.ok ? same : home; })
+          .catch(function () { location.href = home; });
+      });
+      item.appendChild(link);
+      list.appendChild(item);
+    });
+    box.appendChild(button);
+    box.appendChild(list);
+    topic.appendChild(box);
+  }
+
+  /* Search results: each marked with its release (data-k8s-release, a badge where the title does
+     not name it); the current page's release first, the others after in their order. */
+  function rankResults(root, list) {
+    var current = releaseOf(root, location.href);
+    var items = Array.prototype.slice.call(list.children);
+    items.forEach(function (li) {
+      if (li.hasAttribute("data-k8s-release")) return;
+      var link = li.querySelector("a.md-search-result__link");
+      var r = link ? releaseOf(root, link.href) : null;
+      li.setAttribute("data-k8s-release", r ? r.version : "");
+      var title = li.querySelector(".md-search-result__article h1, .md-search-result__article h2");
+      if (r && title && title.textContent.indexOf(r.version) < 0) {
+        var badge = document.createElement("span");
+        badge.className = "k8s-badge k8s-release";
+        badge.textContent = r.title;
+        title.appendChild(document.createTextNode(" "));
+        title.appendChild(badge);
+      }
+    });
+    if (!current) return false;
+    var mine = items.filter(function (li) { return li.getAttribute("data-k8s-release") === current.version; });
+    var ordered = mine.concat(items.filter(function (li) { return mine.indexOf(li) < 0; }));
+    if (ordered.every(function (li, i) { return li === items[i]; })) return false;
+    ordered.forEach(function (li) { list.appendChild(li); });
+    return true;
+  }
+
+  function watchResults(root) {
+    var list = document.querySelector(".md-search-result__list");
+    if (!list || list.dataset.k8sRanked) return;
+    list.dataset.k8sRanked = "1";
+    var watch = new MutationObserver(function () {
+      watch.disconnect();
+      rankResults(root, list);
+      watch.observe(list, { childList: true });
+    });
+    watch.observe(list, { childList: true });
+  }
+
+  function combinedSite() {
+    var root = siteRoot();
+    if (!root) return;
+    var ready = releases ? Promise.resolve(releases) : fetch(new URL("releases.json", root).href,
+      { credentials: "same-origin" }).then(function (r) { return r.ok ? r.json() : []; });
+    ready.then(function (data) {
+      releases = data;
+      if (!Array.isArray(data) || data.length < 2) return;
+      switcher(root);
+      watchResults(root);
+    }).catch(function () { /* not a combined site */ });
+  }
+
   function init() {
+    combinedSite();
     document.querySelectorAll("form.k8s-fieldpath").forEach(setup);
     breakNames();
     label();
