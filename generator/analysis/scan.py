@@ -194,11 +194,15 @@ class Scanner:
         if after:
             return finding("error", f"{written} {kind} is not served by {target} (first served "
                                     f"by {after[0]}){use}", "not-served", replacement)
-        known_kind = resource is not None or any(r.kind == kind for r in self.resources.find(kind))
-        if known_kind and replacement and _older(version, replacement):
-            first = self.timeline.first
+        served = [v for (g, _), r in self.resources.by_group_kind.items() if g == group
+                  for v in r.versions]
+        if not served and replacement:
+            served = [replacement.rpartition("/")[2]]
+        if served and api_version_sort_key(version) > min(api_version_sort_key(v) for v in served):
+            first = self.timeline.first  # an older version of a group the target serves
+            none = "" if replacement else f"; {target} serves no {kind}"
             return finding("breaking", f"{written} {kind} is not served by {target}: removed in "
-                                       f"{first} or earlier (no known release serves it){use}",
+                                       f"{first} or earlier (no known release serves it){use}{none}",
                            "not-served", replacement)
         return finding("error", f"no matches for kind \"{kind}\" in version \"{written}\" "
                                 f"(no known release serves it){use}", "not-served", replacement)
@@ -268,11 +272,6 @@ def _builtin_group(group: str) -> bool:
 
 def _first_label(group: str) -> str:
     return group.split(".")[0] if group else "core"
-
-
-def _older(version: str, replacement: str) -> bool:
-    """Whether ``version`` ranks below the replacement's version (an older API version)."""
-    return api_version_sort_key(version) > api_version_sort_key(replacement.rpartition("/")[2])
 
 
 class _FieldChecker:

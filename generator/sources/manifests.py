@@ -184,7 +184,12 @@ def _yaml_documents(text: str, origin: str
             if node is None:
                 continue
             lines: dict[Path_, int] = {}
-            value = _Composer(loader, origin, lines).value(node, ())
+            try:
+                value = _Composer(loader, origin, lines).value(node, ())
+            except SpecError:
+                if "{{" in text:  # {{ … }} parsed as a flow mapping: say it is a template
+                    _refuse_template_text(text, origin)
+                raise
             if value is not None:
                 yield number, value, lines, node.start_mark.line + 1
     finally:
