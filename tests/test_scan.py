@@ -272,6 +272,7 @@ def test_json_list_stdin_and_directories(capsys: pytest.CaptureFixture[str], tmp
         b"kind: ConfigMap\nmetadata:\n  name: x\n---\napiVersion: v1\nkind: Secret\n"
         b"metadata:\n  name: s\nstringData:\n  a: b\n")))
     code, out, _ = run(capsys, "scan", "-", "--target", "1.32", "--format", "json")
+    assert code == 0
     (missing,) = json.loads(out)["findings"]
     assert missing["file"] == "-" and missing["class"] == "error" and missing["line"] == 1
     assert missing["message"] == "apiVersion not set"
@@ -319,7 +320,7 @@ def test_report_formats(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.splitlines()[-1] == ("5 object(s) scanned against 1.32: 1 error, 2 breaking, "
                                     "1 warning, 0 info")
     code, out, _ = run(capsys, "scan", str(UPGRADE), "--target", "1.32", "--format", "markdown")
-    assert "### Breaking (2)" in out and "<" not in out
+    assert code == 0 and "### Breaking (2)" in out and "<" not in out
     assert "| Where | Object | Field | Problem | Replacement |" in out
 
 
