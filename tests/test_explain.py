@@ -192,3 +192,28 @@ print("LOADED", loaded)
     result = subprocess.run([sys.executable, "-c", code, str(served)], capture_output=True,
                             text=True, check=True, cwd=REPO)
     assert "LOADED []" in result.stdout
+
+
+def test_narrow_timeline_equals_the_full_one() -> None:
+    from generator.analysis.timeline import ModelKey
+    from generator.build.history import _narrow_index, _package_index
+    from generator.sources import available_versions
+
+    keys = frozenset({ModelKey("core", "Container"), ModelKey("apps", "Deployment"),
+                      ModelKey("resource", "DeviceClassSpec"), ModelKey("flowcontrol", "FlowSchema"),
+                      ModelKey("meta", "ObjectMeta"), ModelKey("apiextensions", "JSONSchemaProps"),
+                      ModelKey("core", "Nope")})
+    for version in available_versions():
+        full = _package_index(version)
+        assert _narrow_index(version, keys) == {k: full[k] for k in keys if k in full}, version
+
+
+def test_recursive_stops_at_cycles(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "explain", "crd.spec.versions.schema.openAPIV3Schema",
+                       "--recursive", "--version", "1.32")
+    assert code == 0
+    fields = out.split("FIELDS:\n", 1)[1].splitlines()
+    at = fields.index("  properties\t<map[string]JSONSchemaProps>")  # listed, not opened again
+    assert fields[at + 1] == "  required\t<[]string>"
+    assert fields[fields.index("  externalDocs\t<ExternalDocumentation>") + 1] == \
+        "    description\t<string>"  # other types are opened

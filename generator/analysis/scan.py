@@ -25,7 +25,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.analysis.explain import nearest
 from generator.analysis.gates import feature_gates
@@ -34,7 +34,9 @@ from generator.analysis.timeline import ModelKey, Timeline
 from generator.model.gvk import stability
 from generator.model.ordering import api_version_sort_key, release_sort_key
 from generator.model.types import ApiSpec, Field, Model, TypeRef
-from generator.sources.manifests import ManifestObject, Path_
+
+if TYPE_CHECKING:
+    from generator.sources.manifests import ManifestObject, Path_
 
 CLASSES = ("error", "breaking", "warning", "info")
 """Worst first: ``--fail-on breaking`` also trips on errors."""

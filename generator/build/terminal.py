@@ -10,8 +10,8 @@ from typing import Any, BinaryIO
 
 from generator.analysis.explain import resolve
 from generator.analysis.scan import Finding, Scanner
-from generator.analysis.timeline import index_api
-from generator.build.history import timeline_of
+from generator.analysis.timeline import ModelKey, index_api
+from generator.build.history import narrow_timeline, timeline_of
 from generator.build.load import load_api
 from generator.config import Release
 from generator.errors import Diagnostic
@@ -40,8 +40,8 @@ def explain(release: Release, path: str, options: SourceOptions | None = None, *
     previous = previous_release(api.version)
     if previous is not None:
         apis[previous], _ = load_api(Release(previous), options)
-    timeline = timeline_of({v: index_api(a) for v, a in apis.items()}, "all",
-                           api.format == "crd")
+    keys = {ModelKey(m.group, m.kind) for m in (found.root, found.owner)}
+    timeline = narrow_timeline(apis.values(), keys)
     site = PublishedReleases(apis=apis, plans={}, timeline=timeline)
     return explanation(found, api, plan_site(api), site, recursive=recursive,
                        site_url=site_url), diagnostics
