@@ -170,7 +170,7 @@ class Scanner:
         replacement = self._replacement(group, kind, resource)
         use = f"; use {replacement}" if replacement else ""
         crds = self.target.crd_versions.get((group, kind))
-        if crds is not None or (group and group not in self.groups and not _builtin_group(group)
+        if crds is not None or (group and group not in self.groups and not self.builtin(group)
                                 and not self.resources.find(kind)):
             if crds is None:
                 return finding("info", f"not checked: {written} {kind} is a custom resource and "
@@ -245,6 +245,14 @@ class Scanner:
                             preferred if other else None)]
         return []
 
+    def builtin(self, group: str) -> bool:
+        """Whether an API group the target does not serve is a Kubernetes one: a group some
+        known release has models of, or an un-dotted one (``extensions``)."""
+        if "." not in group:
+            return True
+        return group.endswith(".k8s.io") and any(
+            key.group == _first_label(group) for key in self.timeline.by_key)
+
     # -- fields ----------------------------------------------------------------------------------
     def field_history(self, model: Model, name: str) -> tuple[str, str] | None:
         """(last release before the target with field ``name`` in the model, the release after
@@ -268,10 +276,6 @@ class Scanner:
         return ""
 
 
-def _builtin_group(group: str) -> bool:
-    return "." not in group or group.endswith(".k8s.io")
-
-
 def _first_label(group: str) -> str:
     return group.split(".")[0] if group else "core"
 
@@ -286,6 +290,8 @@ class _FieldChecker:
         self.models: Mapping[str, Model] = scanner.target.models
         self.api_version, self.kind = api_version, kind
         self.findings: list[Finding] = []
+        self.warned: set[tuple[str, str]] = set()
+        """(model, field) of the stage and deprecation warnings given (one per object)."""
 
     def add(self, at: Path_, cls: str, message: str, code: str, line_at: Path_ | None = None
             ) -> None:
@@ -306,7 +312,7 @@ class _FieldChecker:
                 if not free:
                     self.unknown(model, key, here)
                 continue
-            self.field(f, value, here)
+            self.field(model, f, value, here)
         for f in model.fields:
             if f.required and f.name not in data and not f.has_default:
                 self.add((*at, f.name), "error", f"{path_text((*at, f.name))}: Required value",
@@ -329,17 +335,20 @@ class _FieldChecker:
         hint = f" (did you mean {close[0]}?)" if close else ""
         self.add(here, "error", f"unknown field \"{name}\"{hint}", "unknown-field")
 
-    def field(self, f: Field, value: Any, here: Path_) -> None:
+    def field(self, model: Model, f: Field, value: Any, here: Path_) -> None:
         if value is None:
             return
-        gates = feature_gates(f.description) if f.description else ()
-        stage = next((g for g in gates if g.stage and not g.of_value), None)
-        if stage is not None:
-            gate = f" (feature gate {stage.name})" if stage.name else ""
-            self.add(here, "warning", f"{path_text(here)} is a {stage.stage} field{gate}: "
-                                      "dropped unless its feature is enabled", "stage")
-        elif f.description and _DEPRECATED.search(f.description):
-            self.add(here, "warning", f"{path_text(here)} is deprecated", "deprecated")
+        if f.description and (model.name, f.name) not in self.warned:  # once per object
+            gates = feature_gates(f.description)
+            stage = next((g for g in gates if g.stage and not g.of_value), None)
+            if stage is not None:
+                self.warned.add((model.name, f.name))
+                gate = f" (feature gate {stage.name})" if stage.name else ""
+                self.add(here, "warning", f"a {stage.stage} field{gate}: dropped unless its "
+                                          "feature is enabled", "stage")
+            elif _DEPRECATED.search(f.description):
+                self.warned.add((model.name, f.name))
+                self.add(here, "warning", "a deprecated field", "deprecated")
         if f.enum and value not in f.enum and not isinstance(value, (dict, list)):
             allowed = ", ".join(_quote(v) for v in f.enum)
             self.add(here, "error", f"{path_text(here)}: Unsupported value: {_quote(value)}: "
