@@ -65,7 +65,7 @@ def history_lines(e: Explanation) -> list[str]:
         where = f" (in {', '.join(e.since_api_versions)})" if e.since_api_versions else ""
         lines = [f"since {e.since}{earlier}{where}"]
     else:
-        lines = [f"no earlier release known with this {subject}"]
+        lines = [f"no release known before {e.release} with this {subject}"]
     if e.changes:
         lines += [f"compared with {plain(e.compared_to)}: {plain(c)}" for c in e.changes]
     if e.removed_in:

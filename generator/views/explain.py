@@ -104,12 +104,13 @@ def explanation(found: Explained, api: ApiSpec, plan: SitePlan, site: PublishedR
     """The explanation of ``found`` in release ``api`` (``site``: it and the release before it,
     with the timeline of every known release)."""
     resource, f, owner = found.resource, found.field, found.owner
+    crd = found.root.crd is not None  # no history of CRD sets beyond this release's
     key = ModelKey(owner.group, owner.kind)
     stage = stability(found.version)
     if f is None:
         model = found.root
         lives = site.timeline.releases_of(ModelKey(model.group, model.kind), model.api_version)
-        since = lives[0] if lives else ""
+        since = lives[0] if lives and not crd else ""
         explained = Explanation(
             release=api.version, group=resource.group, kind=resource.kind, version=found.version,
             api_version=found.api_version, path="", type="Object", required=False,
@@ -133,8 +134,8 @@ def explanation(found: Explained, api: ApiSpec, plan: SitePlan, site: PublishedR
             type=type_text(f.type, api)[0], required=f.required, description=f.description,
             field=f, notes=row.code_notes, texts=row.notes, gates=gates, stage=stage,
             deprecated=is_deprecated(f.description),
-            since=dated[0] if dated else "",
-            since_or_earlier=bool(dated) and dated[0] == site.timeline.first,
+            since=(history.since if history else "") if crd else (dated[0] if dated else ""),
+            since_or_earlier=not crd and bool(dated) and dated[0] == site.timeline.first,
             since_api_versions=history.since_api_versions if history else (),
             removed_in=history.removed_in if history else "",
             compared_to=history.compared_to if history else "",
