@@ -11,6 +11,7 @@ the nearest names.
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -18,6 +19,13 @@ from generator.analysis.resources import Resource, Resources, api_version_of
 from generator.errors import GeneratorError
 from generator.model.ordering import VERSION_RE
 from generator.model.types import ApiSpec, Field, Model, TypeRef
+
+_DEPRECATED = re.compile(r"(?:^|[.:]\s+|\n)\s*(?:Deprecated|DEPRECATED)\b")
+
+
+def is_deprecated(description: str) -> bool:
+    """Whether a description starts a sentence with "Deprecated" (the upstream convention)."""
+    return bool(_DEPRECATED.search(description))
 
 
 class ExplainError(GeneratorError):

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from generator.analysis.explain import nearest
+from generator.analysis.explain import is_deprecated, nearest
 from generator.analysis.gates import feature_gates
 from generator.analysis.resources import Resource, Resources, api_version_of
 from generator.analysis.timeline import ModelKey, Timeline
@@ -40,7 +40,6 @@ if TYPE_CHECKING:
 
 CLASSES = ("error", "breaking", "warning", "info")
 """Worst first: ``--fail-on breaking`` also trips on errors."""
-_DEPRECATED = re.compile(r"(?:^|[.:]\s+|\n)\s*(?:Deprecated|DEPRECATED)\b")
 QUANTITY = re.compile(r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
 """A resource quantity (``resource.Quantity``'s ``splitREString`` of k8s.io/apimachinery)."""
 _INT32 = (-(2**31), 2**31 - 1)
@@ -346,7 +345,7 @@ class _FieldChecker:
                 gate = f" (feature gate {stage.name})" if stage.name else ""
                 self.add(here, "warning", f"a {stage.stage} field{gate}: dropped unless its "
                                           "feature is enabled", "stage")
-            elif _DEPRECATED.search(f.description):
+            elif is_deprecated(f.description):
                 self.warned.add((model.name, f.name))
                 self.add(here, "warning", "a deprecated field", "deprecated")
         if f.enum and value not in f.enum and not isinstance(value, (dict, list)):

@@ -5,11 +5,10 @@ the URL of that row (the site's page paths and row anchors). Pure."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from generator.analysis.explain import Explained, field_model
+from generator.analysis.explain import Explained, field_model, is_deprecated
 from generator.analysis.gates import FeatureGate, feature_gates
 from generator.analysis.timeline import ModelKey
 from generator.model.gvk import stability
@@ -18,13 +17,6 @@ from generator.views.lookup import type_text
 from generator.views.properties import property_rows
 from generator.views.site import SitePlan
 from generator.views.versions import PublishedReleases, field_histories
-
-_DEPRECATED = re.compile(r"(?:^|[.:]\s+|\n)\s*(?:Deprecated|DEPRECATED)\b")
-
-
-def is_deprecated(description: str) -> bool:
-    """Whether a description starts a sentence with "Deprecated" (the upstream convention)."""
-    return bool(_DEPRECATED.search(description))
 
 
 @dataclass(frozen=True, slots=True)
