@@ -198,6 +198,27 @@ spec:
     assert all(f.cls == "error" for f in found.values())
 
 
+@pytest.mark.parametrize("version", ["1.25", "1.29", "1.32", "1.37"])
+def test_served_objects_have_no_finding(version: str) -> None:
+    served = FIXTURES / "served.yaml"
+    assert scan_text(served.read_text(), version) == []
+
+
+def test_alpha_field_warning_only_for_a_field_said_to_be_alpha() -> None:
+    manifest = ("apiVersion: resource.k8s.io/v1alpha3\nkind: DeviceClass\nmetadata:\n  name: x\n"
+                "spec:\n  suitableNodes:\n    nodeSelectorTerms: []\n")
+    found = {f.path: f for f in scan_text(manifest, "1.31")}
+    stage = found["spec.suitableNodes"]
+    assert stage.cls == "warning" and stage.line == 6
+    assert stage.message == ("an alpha field (feature gate DRAControlPlaneController): dropped "
+                             "unless its feature is enabled")
+    # HPA minReplicas names an alpha gate for the value 0 only: no warning
+    hpa = ("apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: h\n"
+           "spec:\n  scaleTargetRef: {kind: Deployment, name: d}\n  minReplicas: 1\n"
+           "  maxReplicas: 2\n")
+    assert scan_text(hpa, "1.32") == []
+
+
 def test_alpha_and_deprecated_fields_are_warnings() -> None:
     manifest = """apiVersion: v1
 kind: Pod
