@@ -308,6 +308,7 @@ def test_json_list_stdin_and_directories(capsys: pytest.CaptureFixture[str], tmp
     (b"apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: \"r/{{ .Values.tag }}\"\n",
      "Helm template syntax"),
     (b"\xff\xfe", "not UTF-8"),
+    (b"# Title\n\nSome prose, not a manifest.\n", "not a manifest: the document at line 3 is a str"),
 ])
 def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                       text: bytes, message: str) -> None:

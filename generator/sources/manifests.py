@@ -7,9 +7,10 @@ this tool reads); only the compose step is our own, so that each key keeps its l
 by ``json`` (its exact semantics) and composed as YAML only for the lines. A ``List`` (or any
 ``*List`` kind with ``items``) is unpacked into its items, as kubectl does.
 
-Bad input is one ``SpecError`` naming the file: not UTF-8, not YAML/JSON, a YAML alias or merge
-key, a Helm template (``{{ … }}`` outside prose and ``data``). A document that is not an object is
-returned as one too (``scan`` reports it); it is not fatal.
+Bad input is one ``SpecError`` naming the file: not UTF-8, not YAML/JSON, a document that is a
+plain value (a text file read as YAML), a YAML alias or merge key, a Helm template (``{{ … }}``
+outside prose and ``data``). An array item that is not an object is returned as one too (``scan``
+reports it: not fatal).
 """
 
 from __future__ import annotations
@@ -132,15 +133,22 @@ def _json_objects(text: str, origin: str) -> list[ManifestObject]:
         lines, line = documents[0][2], documents[0][3]
     except (SpecError, IndexError):
         lines, line = {}, 1
-    if isinstance(value, list):  # a JSON array of objects
-        return [ManifestObject(origin, 1, item, _below(lines, (i,)), lines.get((i,), line))
-                for i, item in enumerate(value)]
     return list(_unpack(origin, 1, value, lines, line))
 
 
 def _unpack(origin: str, number: int, value: Any, lines: dict[Path_, int], line: int
             ) -> Iterator[ManifestObject]:
-    """The document itself, or the items of a ``List`` kind."""
+    """The document itself, the items of a ``List`` kind, or those of a top-level array; a
+    document that is a plain value (a text file read as YAML) is not a manifest."""
+    if not isinstance(value, (dict, list)):
+        where = f" (document {number})" if number > 1 else ""
+        raise SpecError(f"not a manifest: the document{where} at line {line} is a "
+                        f"{type(value).__name__}, not an object with apiVersion and kind",
+                        Location(origin))
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            yield ManifestObject(origin, number, item, _below(lines, (i,)), lines.get((i,), line))
+        return
     if (isinstance(value, dict) and isinstance(value.get("kind"), str)
             and value["kind"].endswith("List") and isinstance(value.get("items"), list)
             and isinstance(value.get("apiVersion"), str)):

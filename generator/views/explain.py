@@ -107,7 +107,8 @@ def explanation(found: Explained, api: ApiSpec, plan: SitePlan, site: PublishedR
             release=api.version, group=resource.group, kind=resource.kind, version=found.version,
             api_version=found.api_version, path="", type="Object", required=False,
             description=model.description, field=None, stage=stage,
-            deprecated=is_deprecated(model.description), since=since,
+            deprecated=is_deprecated(model.description) or bool(model.crd and model.crd.deprecated),
+            since=since,
             since_or_earlier=bool(since) and since == site.timeline.first,
             url=_url(plan, plan.page_of(model.name) or "", "", site_url)
             if plan.page_of(model.name) else "")
