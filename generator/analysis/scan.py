@@ -244,8 +244,10 @@ class Scanner:
                             preferred if other else None)]
         stage = stability(version)
         if stage != "ga":
-            return [finding("warning", f"{written} is a {stage} API version (off by default on "
-                                       f"most clusters){other}", "stage",
+            why = ("off unless the cluster enables it" if stage == "alpha" else
+                   "new beta APIs are off by default since 1.24: check that the cluster serves it")
+            return [finding("warning", f"{written} is a{'n' if stage == 'alpha' else ''} {stage} "
+                                       f"API version ({why}){other}", "stage",
                             preferred if other else None)]
         return []
 
