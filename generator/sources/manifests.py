@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, SpecError, UsageError
-from generator.sources.crd import YAML_SUFFIXES, _refuse_template_text, manifest_files
+from generator.sources.crd import _refuse_template_text, manifest_files
 from generator.sources.reader import MAX_DATA_DEPTH, MAX_SPEC_BYTES, _json_error, _key, read_bytes
 
 STDIN = "-"
@@ -107,8 +107,8 @@ def read_objects(origin: str, data: bytes) -> list[ManifestObject]:
         raise SpecError(f"not UTF-8 text (byte {exc.start})", Location(origin)) from None
     if not text.strip():
         return []
-    if origin.lower().endswith(".json") or (
-            not origin.lower().endswith(YAML_SUFFIXES) and text.lstrip().startswith(("{", "["))):
+    start = text.lstrip()[:1]
+    if start == "{" or (start == "[" and origin.lower().endswith(".json")):
         return _json_objects(text, origin)
     return [obj for number, value, lines, line in _yaml_documents(text, origin)
             for obj in _unpack(origin, number, value, lines, line)]
@@ -122,18 +122,35 @@ def read_file(origin: str, stdin: Any = None) -> list[ManifestObject]:
 
 
 def _json_objects(text: str, origin: str) -> list[ManifestObject]:
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise SpecError(_json_error(exc, text), Location(origin)) from None
-    except (RecursionError, ValueError) as exc:
-        raise SpecError(f"invalid JSON: {exc}", Location(origin)) from None
-    try:  # JSON is YAML: composed again only for the lines of its keys
-        documents = list(_yaml_documents(text, origin))
-        lines, line = documents[0][2], documents[0][3]
-    except (SpecError, IndexError):
-        lines, line = {}, 1
-    return list(_unpack(origin, 1, value, lines, line))
+    """A stream of JSON values (kubectl reads any input that starts with ``{`` so: one object,
+    or several one after the other), each composed again as YAML for the lines of its keys."""
+    decoder = json.JSONDecoder()
+    out: list[ManifestObject] = []
+    at, number = _skip_space(text, 0), 0
+    while at < len(text):
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except json.JSONDecodeError as exc:
+            raise SpecError(_json_error(exc, text), Location(origin)) from None
+        except (RecursionError, ValueError) as exc:
+            raise SpecError(f"invalid JSON: {exc}", Location(origin)) from None
+        number += 1
+        first = text.count("\n", 0, at)
+        try:  # JSON is YAML: composed again only for the lines of its keys
+            (_, _, lines, line), = _yaml_documents(text[at:end], origin)
+            lines = {path: first + n for path, n in lines.items()}
+            line += first
+        except (SpecError, ValueError):
+            lines, line = {}, first + 1
+        out.extend(_unpack(origin, number, value, lines, line))
+        at = _skip_space(text, end)
+    return out
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
 
 
 def _unpack(origin: str, number: int, value: Any, lines: dict[Path_, int], line: int
