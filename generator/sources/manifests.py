@@ -3,7 +3,8 @@
 Files, directories (their ``.yaml``/``.yml``/``.json`` files, as ``crd.manifest_files`` lists
 them) or ``-`` (standard input). YAML is read with the project's strict loader
 (``yaml_loaders.FastLoader``: the same implicit tags and scalar constructors as every other YAML
-this tool reads); only the compose step is our own, so that each key keeps its line. JSON is parsed
+this tool reads, then ``reader._json_data`` as for every YAML document); only the compose step is
+our own, so that each key keeps its line. JSON is parsed
 by ``json`` (its exact semantics) and composed as YAML only for the lines. A ``List`` (or any
 ``*List`` kind with ``items``) is unpacked into its items, as kubectl does.
 
@@ -24,7 +25,14 @@ from typing import Any
 
 from generator.errors import Location, SpecError, UsageError
 from generator.sources.crd import _refuse_template_text, manifest_files
-from generator.sources.reader import MAX_DATA_DEPTH, MAX_SPEC_BYTES, _json_error, _key, read_bytes
+from generator.sources.reader import (
+    MAX_DATA_DEPTH,
+    MAX_SPEC_BYTES,
+    _json_data,
+    _json_error,
+    _key,
+    read_bytes,
+)
 
 STDIN = "-"
 Path_ = tuple[str | int, ...]
@@ -215,8 +223,8 @@ def _yaml_documents(text: str, origin: str
                 if "{{" in text:  # {{ … }} parsed as a flow mapping: say it is a template
                     _refuse_template_text(text, origin)
                 raise
-            if value is not None:
-                yield number, value, lines, node.start_mark.line + 1
+            if value is not None:  # the reader's own last step (floats as encoding/json writes)
+                yield number, _json_data(value, origin), lines, node.start_mark.line + 1
     finally:
         loader.dispose()
 
