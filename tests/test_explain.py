@@ -25,8 +25,6 @@ from generator.views.versions import PublishedReleases
 pytestmark = pytest.mark.integration
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = REPO.parent / "shared"
-CERT_MANAGER = SHARED / "crds" / "cert-manager"
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -162,11 +160,12 @@ def test_recursive_pod(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.shared
 def test_crd_path_three_levels_deep(capsys: pytest.CaptureFixture[str], shared: Path) -> None:
+    cert_manager = shared / "crds" / "cert-manager"
     code, out, _ = run(capsys, "explain", "certificate.spec.privateKey.algorithm", "--version",
-                       "1.32", "--crds", str(CERT_MANAGER), "--format", "json")
+                       "1.32", "--crds", str(cert_manager), "--format", "json")
     assert code == 0
     data = json.loads(out)
-    crd = yaml.safe_load((CERT_MANAGER / "cert-manager.io_certificates.yaml").read_text())
+    crd = yaml.safe_load((cert_manager / "cert-manager.io_certificates.yaml").read_text())
     schema = next(v for v in crd["spec"]["versions"] if v["name"] == "v1")["schema"]
     private_key = schema["openAPIV3Schema"]["properties"]["spec"]["properties"]["privateKey"]
     algorithm = private_key["properties"]["algorithm"]

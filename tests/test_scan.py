@@ -23,8 +23,6 @@ pytestmark = pytest.mark.integration
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "scan"
 UPGRADE = FIXTURES / "upgrade-1.32.yaml"
-SHARED = Path(__file__).resolve().parents[1].parent / "shared"
-CERT_MANAGER = SHARED / "crds" / "cert-manager"
 
 DEPRECATION_GUIDE = [
     # (release that stopped serving it, apiVersion, kind, API group of the replacement or None)
@@ -235,9 +233,10 @@ spec:
     assert "deprecated" in found.message
 
 
-def test_custom_resources(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    if not CERT_MANAGER.is_dir():
-        pytest.skip("needs ../shared/crds")
+@pytest.mark.shared
+def test_custom_resources(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                          shared: Path) -> None:
+    cert_manager = shared / "crds" / "cert-manager"
     cert = tmp_path / "cert.yaml"
     cert.write_text("""apiVersion: cert-manager.io/v1
 kind: Certificate
@@ -251,7 +250,7 @@ spec:
     algorithm: DSA
   dnsName: example.org
 """)
-    code, out, _ = run(capsys, "scan", str(cert), "--target", "1.32", "--crds", str(CERT_MANAGER),
+    code, out, _ = run(capsys, "scan", str(cert), "--target", "1.32", "--crds", str(cert_manager),
                        "--format", "json")
     assert code == 0
     found = {f["path"]: f for f in json.loads(out)["findings"]}
@@ -270,7 +269,7 @@ spec:
     # a version the CRD does not serve
     cert.write_text("apiVersion: cert-manager.io/v1alpha2\nkind: Certificate\nmetadata:\n"
                     "  name: web\n")
-    code, out, _ = run(capsys, "scan", str(cert), "--target", "1.32", "--crds", str(CERT_MANAGER),
+    code, out, _ = run(capsys, "scan", str(cert), "--target", "1.32", "--crds", str(cert_manager),
                        "--format", "json")
     (old,) = json.loads(out)["findings"]
     assert old["class"] == "error" and old["replacement"] == "cert-manager.io/v1"
