@@ -15,6 +15,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from generator.analysis.gates import FeatureGate, feature_gates
 from generator.analysis.resources import Resource, Resources, api_version_of
 from generator.errors import GeneratorError
 from generator.model.ordering import VERSION_RE
@@ -26,6 +27,21 @@ _DEPRECATED = re.compile(r"(?:^|[.:]\s+|\n)\s*(?:Deprecated|DEPRECATED)\b")
 def is_deprecated(description: str) -> bool:
     """Whether a description starts a sentence with "Deprecated" (the upstream convention)."""
     return bool(_DEPRECATED.search(description))
+
+
+_FIELD_STAGE = re.compile(r"\b(?:alpha|beta)(?:-level)?\s+field\b|\bfield\s+is\s+(?:an?\s+)?"
+                          r"(?:alpha|beta)\b|\bthis\s+is\s+an?\s+(?:alpha|beta)\b", re.IGNORECASE)
+"""A stage said of the field itself ("This is an alpha field", "This field is beta-level"), not
+of a feature one of its values needs ("allowed to be 0 if the alpha feature gate … is enabled")
+or of a feature long GA ("Defaulting is a beta feature")."""
+
+
+def field_stage(description: str) -> FeatureGate | None:
+    """The stage (and gate) a description gives the field itself (``analysis.gates`` finds the
+    stage; ``_FIELD_STAGE`` decides it is the field's), else None."""
+    if not _FIELD_STAGE.search(description):
+        return None
+    return next((g for g in feature_gates(description) if g.stage and not g.of_value), None)
 
 
 class ExplainError(GeneratorError):

@@ -27,8 +27,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from generator.analysis.explain import is_deprecated, nearest
-from generator.analysis.gates import feature_gates
+from generator.analysis.explain import field_stage, is_deprecated, nearest
 from generator.analysis.resources import Resource, Resources, api_version_of
 from generator.analysis.timeline import ModelKey, Timeline
 from generator.model.gvk import stability
@@ -40,11 +39,6 @@ if TYPE_CHECKING:
 
 CLASSES = ("error", "breaking", "warning", "info")
 """Worst first: ``--fail-on breaking`` also trips on errors."""
-_FIELD_STAGE = re.compile(r"\b(?:alpha|beta)(?:-level)?\s+field\b|\bfield\s+is\s+(?:an?\s+)?"
-                          r"(?:alpha|beta)\b|\bthis\s+is\s+an?\s+(?:alpha|beta)\b", re.IGNORECASE)
-"""A stage said of the field itself ("This is an alpha field", "This field is beta-level"), not
-of a feature one of its values needs ("allowed to be 0 if the alpha feature gate … is enabled")
-or of a feature long GA ("Defaulting is a beta feature"): only these are warnings."""
 QUANTITY = re.compile(r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
 """A resource quantity (``resource.Quantity``'s ``splitREString`` of k8s.io/apimachinery)."""
 _INT32 = (-(2**31), 2**31 - 1)
@@ -345,9 +339,8 @@ class _FieldChecker:
         if value is None:
             return
         if f.description and (model.name, f.name) not in self.warned:  # once per object
-            gates = feature_gates(f.description)
-            stage = next((g for g in gates if g.stage and not g.of_value), None)
-            if stage is not None and _FIELD_STAGE.search(f.description):
+            stage = field_stage(f.description)
+            if stage is not None:
                 self.warned.add((model.name, f.name))
                 gate = f" (feature gate {stage.name})" if stage.name else ""
                 self.add(here, "warning", f"an {stage.stage} field{gate}: dropped unless its "

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from generator.analysis.explain import Explained, field_model, is_deprecated
+from generator.analysis.explain import Explained, field_model, field_stage, is_deprecated
 from generator.analysis.gates import FeatureGate, feature_gates
 from generator.analysis.timeline import ModelKey
 from generator.model.gvk import stability
@@ -103,13 +103,16 @@ def explanation(found: Explained, api: ApiSpec, plan: SitePlan, site: PublishedR
         model = found.root
         lives = site.timeline.releases_of(ModelKey(model.group, model.kind), model.api_version)
         since = lives[0] if lives and not crd else ""
+        later = site.timeline.releases[site.timeline.releases.index(api.version) + 1:] \
+            if lives and api.version in site.timeline.releases else []
+        removed = next((r for r in later if r not in lives), "")
         explained = Explanation(
             release=api.version, group=resource.group, kind=resource.kind, version=found.version,
             api_version=found.api_version, path="", type="Object", required=False,
             description=model.description, field=None, stage=stage,
             deprecated=is_deprecated(model.description) or bool(model.crd and model.crd.deprecated),
             since=since,
-            since_or_earlier=bool(since) and since == site.timeline.first,
+            since_or_earlier=bool(since) and since == site.timeline.first, removed_in=removed,
             url=_url(plan, plan.page_of(model.name) or "", "", site_url)
             if plan.page_of(model.name) else "")
     else:
@@ -118,9 +121,9 @@ def explanation(found: Explained, api: ApiSpec, plan: SitePlan, site: PublishedR
         history = field_histories(owner, api, site).get(f.name)
         dated = site.timeline.field_since(key, f.name)
         gates = feature_gates(f.description)
-        for gate in gates:
-            if gate.stage and not gate.of_value and stage == "ga":
-                stage = gate.stage
+        own = field_stage(f.description)
+        if own is not None and stage == "ga":
+            stage = own.stage
         explained = Explanation(
             release=api.version, group=resource.group, kind=resource.kind, version=found.version,
             api_version=found.api_version, path=".".join(found.path),
