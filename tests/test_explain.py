@@ -141,6 +141,17 @@ def test_history_in_json(capsys: pytest.CaptureFixture[str]) -> None:
                        "--version", "1.31", "--format", "json")
     data = json.loads(out)
     assert data["removedIn"] == "1.32" and data["stage"] == "alpha"
+    assert data["featureGates"] == [{"name": "DRAControlPlaneController", "stage": "alpha"}]
+    code, out, _ = run(capsys, "explain", "flowcontrol.apiserver.k8s.io/v1beta3/flowschema",
+                       "--version", "1.31", "--format", "json")
+    data = json.loads(out)
+    assert (data["path"], data["since"], data["removedIn"], data["stage"]) == ("", "1.26", "1.32",
+                                                                               "beta")
+    # a gate named for one value of the field (0) does not make the field alpha
+    code, out, _ = run(capsys, "explain", "hpa.spec.minReplicas", "--version", "1.32",
+                       "--format", "json")
+    data = json.loads(out)
+    assert data["stage"] == "ga" and data["featureGates"][0]["name"] == "HPAScaleToZero"
 
 
 def test_recursive_pod(capsys: pytest.CaptureFixture[str]) -> None:
