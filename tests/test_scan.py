@@ -217,6 +217,18 @@ def test_alpha_field_warning_only_for_a_field_said_to_be_alpha() -> None:
     assert scan_text(hpa, "1.32") == []
 
 
+def test_duplicate_keys_and_missing_name() -> None:
+    manifest = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: {app: a}\n"
+                "data:\n  mode: one\n  mode: two\n")
+    found = {f.code: f for f in scan_text(manifest, "1.32")}
+    assert found["duplicate"].path == "data.mode" and found["duplicate"].line == 7
+    assert found["duplicate"].cls == "error"
+    assert found["required"].path == "metadata.name" and found["required"].line == 3
+    assert found["required"].message.endswith("name or generateName is required")
+    (obj,) = read_objects("m.yaml", manifest.encode())
+    assert obj.data["data"] == {"mode": "two"}  # the last value, as kubectl keeps it
+
+
 def test_alpha_and_deprecated_fields_are_warnings() -> None:
     manifest = """apiVersion: v1
 kind: Pod

@@ -159,6 +159,15 @@ class Scanner:
         out = self._object_warnings(group, version, kind, resource, model, finding)
         checker = _FieldChecker(self, obj, shown_av, kind)
         checker.walk(data, model, (), skip=("apiVersion", "kind"))
+        meta = data.get("metadata")
+        if not isinstance(meta, dict) or not (meta.get("name") or meta.get("generateName")):
+            checker.add(("metadata", "name"), "error", "metadata.name: Required value: name or "
+                        "generateName is required", "required", line_at=("metadata",))
+        for at, line in obj.duplicates.items():
+            checker.findings.append(Finding(obj.file, line, shown_av, kind, obj.name,
+                                            path_text(at), "error", f"duplicate field "
+                                            f"\"{path_text(at)}\" (the last value is kept)",
+                                            None, "duplicate"))
         return out + checker.findings
 
     def _not_served(self, group: str, version: str, kind: str, resource: Resource | None,

@@ -60,6 +60,8 @@ class ManifestObject:
     """Line (1-based) of each key and array item, by its path in the object."""
     line: int = 1
     """Where the object starts."""
+    duplicates: dict[Path_, int] = field(default_factory=dict, repr=False)
+    """Keys given twice in one mapping: the line of the repeat (the last value is kept)."""
 
     def line_of(self, path: Path_) -> int:
         """Line of the key at ``path``, or of its nearest ancestor with one."""
@@ -118,8 +120,8 @@ def read_objects(origin: str, data: bytes) -> list[ManifestObject]:
     start = text.lstrip()[:1]
     if start == "{" or (start == "[" and origin.lower().endswith(".json")):
         return _json_objects(text, origin)
-    return [obj for number, value, lines, line in _yaml_documents(text, origin)
-            for obj in _unpack(origin, number, value, lines, line)]
+    return [obj for number, value, lines, line, duplicates in _yaml_documents(text, origin)
+            for obj in _unpack(origin, number, value, lines, line, duplicates)]
 
 
 def read_file(origin: str, stdin: Any = None) -> list[ManifestObject]:
@@ -145,12 +147,13 @@ def _json_objects(text: str, origin: str) -> list[ManifestObject]:
         number += 1
         first = text.count("\n", 0, at)
         try:  # JSON is YAML: composed again only for the lines of its keys
-            (_, _, lines, line), = _yaml_documents(text[at:end], origin)
+            (_, _, lines, line, duplicates), = _yaml_documents(text[at:end], origin)
             lines = {path: first + n for path, n in lines.items()}
+            duplicates = {path: first + n for path, n in duplicates.items()}
             line += first
         except (SpecError, ValueError):
-            lines, line = {}, first + 1
-        out.extend(_unpack(origin, number, value, lines, line))
+            lines, line, duplicates = {}, first + 1, {}
+        out.extend(_unpack(origin, number, value, lines, line, duplicates))
         at = _skip_space(text, end)
     return out
 
@@ -161,8 +164,8 @@ def _skip_space(text: str, at: int) -> int:
     return at
 
 
-def _unpack(origin: str, number: int, value: Any, lines: dict[Path_, int], line: int
-            ) -> Iterator[ManifestObject]:
+def _unpack(origin: str, number: int, value: Any, lines: dict[Path_, int], line: int,
+            duplicates: dict[Path_, int]) -> Iterator[ManifestObject]:
     """The document itself, the items of a ``List`` kind, or those of a top-level array; a
     document that is a plain value (a text file read as YAML) is not a manifest."""
     if not isinstance(value, (dict, list)):
@@ -172,16 +175,17 @@ def _unpack(origin: str, number: int, value: Any, lines: dict[Path_, int], line:
                         Location(origin))
     if isinstance(value, list):
         for i, item in enumerate(value):
-            yield ManifestObject(origin, number, item, _below(lines, (i,)), lines.get((i,), line))
+            yield ManifestObject(origin, number, item, _below(lines, (i,)), lines.get((i,), line),
+                                 _below(duplicates, (i,)))
         return
     if (isinstance(value, dict) and isinstance(value.get("kind"), str)
             and value["kind"].endswith("List") and isinstance(value.get("items"), list)
             and isinstance(value.get("apiVersion"), str)):
         for i, item in enumerate(value["items"]):
             yield ManifestObject(origin, number, item, _below(lines, ("items", i)),
-                                 lines.get(("items", i), line))
+                                 lines.get(("items", i), line), _below(duplicates, ("items", i)))
         return
-    yield ManifestObject(origin, number, value, lines, line)
+    yield ManifestObject(origin, number, value, lines, line, duplicates)
 
 
 def _below(lines: dict[Path_, int], prefix: Path_) -> dict[Path_, int]:
@@ -191,8 +195,9 @@ def _below(lines: dict[Path_, int], prefix: Path_) -> dict[Path_, int]:
 
 
 def _yaml_documents(text: str, origin: str
-                    ) -> Iterator[tuple[int, Any, dict[Path_, int], int]]:
-    """(1-based document number, data, lines, first line) of each non-empty YAML document."""
+                    ) -> Iterator[tuple[int, Any, dict[Path_, int], int, dict[Path_, int]]]:
+    """(1-based document number, data, lines, first line, repeated keys) of each non-empty YAML
+    document."""
     import yaml
 
     from generator.sources.yaml_loaders import FastLoader
@@ -217,14 +222,16 @@ def _yaml_documents(text: str, origin: str
             if node is None:
                 continue
             lines: dict[Path_, int] = {}
+            composer = _Composer(loader, origin, lines)
             try:
-                value = _Composer(loader, origin, lines).value(node, ())
+                value = composer.value(node, ())
             except SpecError:
                 if "{{" in text:  # {{ … }} parsed as a flow mapping: say it is a template
                     _refuse_template_text(text, origin)
                 raise
             if value is not None:  # the reader's own last step (floats as encoding/json writes)
-                yield number, _json_data(value, origin), lines, node.start_mark.line + 1
+                yield (number, _json_data(value, origin), lines, node.start_mark.line + 1,
+                       composer.duplicates)
     finally:
         loader.dispose()
 
@@ -236,6 +243,7 @@ class _Composer:
     def __init__(self, loader: Any, origin: str, lines: dict[Path_, int]) -> None:
         self.loader, self.origin, self.lines = loader, origin, lines
         self.seen: set[int] = set()
+        self.duplicates: dict[Path_, int] = {}
 
     def fail(self, node: Any, problem: str) -> None:
         mark = node.start_mark
@@ -277,6 +285,8 @@ class _Composer:
                 key = self.loader.construct_object(key_node)
                 if not isinstance(key, str):
                     key = _key(key, self.origin, "")
+                if key in mapping:
+                    self.duplicates[(*at, key)] = key_node.start_mark.line + 1
                 self.lines.setdefault((*at, key), key_node.start_mark.line + 1)
                 mapping[key] = self.value(value_node, (*at, key))
             return mapping
