@@ -411,6 +411,9 @@ def add_explain_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore
     exp.add_argument("path", metavar="PATH", help="RESOURCE[.FIELD...], optionally "
                                                   "GROUP/VERSION/ first")
     add_source_options(exp, version_required=False)
+    exp.add_argument("--api-version", default="", metavar="GROUP/VERSION",
+                     help="the API version to explain, as kubectl explain --api-version "
+                          "(the same as writing it before PATH)")
     exp.add_argument("--recursive", action="store_true",
                      help="print every field below PATH, like kubectl explain --recursive")
     exp.add_argument("--format", choices=("text", "json"), default="text",
@@ -468,7 +471,8 @@ def cmd_explain(args: argparse.Namespace) -> int:
         raise UsageError("explain takes at most one --version")
     versions = args.versions or available_versions()[-1:]
     release = pair_releases(versions, args.sources, args.source_kind, args.crds)[0]
-    found, diagnostics = explain(release, args.path, _options(args), recursive=args.recursive,
+    path = f"{args.api_version.strip('/')}/{args.path}" if args.api_version else args.path
+    found, diagnostics = explain(release, path, _options(args), recursive=args.recursive,
                                  site_url=args.site_url, lenient=args.lenient)
     _print_diagnostics(diagnostics)
     sys.stdout.write(explain_json(found) if args.format == "json" else explain_text(found))

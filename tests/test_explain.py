@@ -98,6 +98,8 @@ def test_kubectl_forms_resolve_alike(api_132: Any) -> None:
         "ingresses" and guess_plural("Endpoints") == "endpoints"
     assert split_path("networking.k8s.io/v1/ingress.spec.rules") == (
         "networking.k8s.io", "v1", "ingress", ["spec", "rules"])
+    assert split_path("pod.spec.containers[].ports[0].name")[3] == ["spec", "containers", "ports",
+                                                                   "name"]
 
 
 def test_unknown_names_suggest_the_nearest(capsys: pytest.CaptureFixture[str],
@@ -122,6 +124,9 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert "    Number of desired pods." in out
     assert "URL: 1.32/apps/v1/deploymentSpec/#field-replicas" in out
     assert "since 1.25 or earlier (the oldest release known)" in out
+    code, out, _ = run(capsys, "explain", "hpa", "--api-version", "autoscaling/v1", "--version",
+                       "1.32")
+    assert "VERSION:    v1\n" in out and "URL: 1.32/autoscaling/v1/horizontalPodAutoscaler/" in out
     code, out, _ = run(capsys, "explain", "deploy", "--version", "1.32", "--site-url",
                        "https://example.org/docs/")
     assert "URL: https://example.org/docs/1.32/apps/v1/deployment/\n" in out

@@ -94,10 +94,14 @@ def _did_you_mean(found: list[str]) -> str:
     return f" (did you mean {' or '.join(found)}?)" if found else ""
 
 
+_INDEX = re.compile(r"\[\d*\]$")
+
+
 def split_path(text: str) -> tuple[str | None, str | None, str, list[str]]:
     """(API group or None, version or None, resource, field names) of a kubectl path."""
     head, _, rest = text.strip().rpartition("/")
     resource, *fields = rest.split(".")
+    fields = [_INDEX.sub("", f) for f in fields]  # containers[] or containers[0]: containers
     group: str | None = None
     version: str | None = None
     if head:
