@@ -116,6 +116,15 @@ def test_fail_on_and_github_annotations(capsys: pytest.CaptureFixture[str]) -> N
     assert run(capsys, "scan", str(clean), "--target", "1.32", "--fail-on", "warning")[0] == 0
 
 
+def test_github_step_summary(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    summary = tmp_path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    code, out, _ = run(capsys, "scan", str(UPGRADE), "--target", "1.32", "--format", "github")
+    assert code == 0 and out.startswith("::error file=")
+    assert summary.read_text().startswith("## Manifests against Kubernetes 1.32")
+
+
 def test_from_makes_failures_the_old_release_accepts_breaking() -> None:
     text = UPGRADE.read_text()
     findings = scan_text(text, "1.32", "1.31")
