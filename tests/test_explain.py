@@ -152,6 +152,12 @@ def test_history_in_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert (data["path"], data["since"], data["removedIn"], data["stage"]) == ("", "1.26", "1.32",
                                                                                "beta")
+    # changed: the site's comparison with the previous release
+    code, out, _ = run(capsys, "explain", "job.spec.podReplacementPolicy", "--version", "1.34",
+                       "--format", "json")
+    data = json.loads(out)
+    assert data["since"] == "1.28" and data["changes"]["comparedTo"] == "1.33"
+    assert "gate removed: JobPodReplacementPolicy" in data["changes"]["items"]
     # a gate named for one value of the field (0) does not make the field alpha
     code, out, _ = run(capsys, "explain", "hpa.spec.minReplicas", "--version", "1.32",
                        "--format", "json")
