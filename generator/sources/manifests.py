@@ -35,6 +35,7 @@ from generator.sources.reader import (
 )
 
 STDIN = "-"
+_STR = "tag:yaml.org,2002:str"
 Path_ = tuple[str | int, ...]
 """A position in an object: keys and array indexes (``("spec", "containers", 0, "image")``)."""
 
@@ -259,13 +260,15 @@ class _Composer:
             self.fail(node, "YAML aliases (*name) are not supported")
         self.seen.add(id(node))
         if isinstance(node, yaml.ScalarNode):
-            try:
-                value = self.loader.construct_object(node)
-            except yaml.YAMLError as exc:
-                self.fail(node, getattr(exc, "problem", None) or "unsupported value")
-            if isinstance(value, str) and (not at or at[-1] not in _FREE_TEXT) and \
-                    not any(k in _FREE_TEXT for k in at if isinstance(k, str)) and \
-                    _TEMPLATE.search(value):
+            if node.tag == _STR:  # a quoted or block scalar: its text (construct_yaml_str)
+                value = node.value
+            else:
+                try:
+                    value = self.loader.construct_object(node)
+                except yaml.YAMLError as exc:
+                    self.fail(node, getattr(exc, "problem", None) or "unsupported value")
+            if isinstance(value, str) and "{{" in value and _TEMPLATE.search(value) and \
+                    not any(k in _FREE_TEXT for k in at if isinstance(k, str)):
                 self.fail(node, "Helm template syntax {{ … }}: render the chart first "
                                 "(helm template), then scan its output")
             return value
