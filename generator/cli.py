@@ -424,7 +424,7 @@ def add_explain_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore
 
 
 def add_scan_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    from generator.analysis.scan import CLASSES
+    from generator.analysis.findings import CLASSES
 
     scn = sub.add_parser(
         "scan", help="check manifests against a release, field by field; exit 1 on --fail-on",
@@ -482,7 +482,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
 def cmd_scan(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from generator.analysis.scan import trips
+    from generator.analysis.findings import trips
     from generator.build.terminal import scan
     from generator.config import diff_side
     from generator.render.terminal import SCAN_FORMATS, scan_markdown

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from generator.analysis.findings import Finding, trips
 from generator.analysis.resources import Resources
-from generator.analysis.scan import Finding, Scanner, trips
+from generator.analysis.scan import Scanner
 from generator.build.history import release_timeline
 from generator.build.load import load_api
 from generator.build.terminal import scan

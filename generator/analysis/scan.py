@@ -23,11 +23,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from generator.analysis.explain import field_stage, is_deprecated, nearest
+from generator.analysis.findings import Finding
 from generator.analysis.resources import Resource, Resources, api_version_of
 from generator.analysis.timeline import ModelKey, Timeline
 from generator.model.gvk import stability
@@ -37,43 +38,11 @@ from generator.model.types import ApiSpec, Field, Model, TypeRef
 if TYPE_CHECKING:
     from generator.sources.manifests import ManifestObject, Path_
 
-CLASSES = ("error", "breaking", "warning", "info")
-"""Worst first: ``--fail-on breaking`` also trips on errors."""
 QUANTITY = re.compile(r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
 """A resource quantity (``resource.Quantity``'s ``splitREString`` of k8s.io/apimachinery)."""
 _INT32 = (-(2**31), 2**31 - 1)
 _INT64 = (-(2**63), 2**63 - 1)
 _DATE_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
-
-
-def trips(findings: Iterable[Finding], fail_on: str) -> bool:
-    """Whether a finding of class ``fail_on`` or worse is there."""
-    limit = CLASSES.index(fail_on)
-    return any(CLASSES.index(f.cls) <= limit for f in findings)
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One problem of one object (``path`` None: the object itself)."""
-
-    file: str
-    line: int
-    api_version: str | None
-    kind: str | None
-    name: str
-    path: str | None
-    cls: str
-    message: str
-    replacement: str | None = None
-    code: str = ""
-    """What was checked (``not-served``, ``unknown-field``, ``type``, ``enum``, ``required``,
-    ``format``, ``stage``, ``deprecated``, ``unchecked``…): ``--from`` compares by it."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The documented JSON form (docs/terminal.md)."""
-        return {"file": self.file, "line": self.line, "apiVersion": self.api_version,
-                "kind": self.kind, "name": self.name, "path": self.path, "class": self.cls,
-                "message": self.message, "replacement": self.replacement}
 
 
 def path_text(path: Path_) -> str:

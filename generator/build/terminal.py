@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from generator.analysis.explain import resolve
-from generator.analysis.scan import Finding, Scanner
+from generator.analysis.findings import Finding
+from generator.analysis.scan import Scanner
 from generator.analysis.timeline import ModelKey, index_api
 from generator.build.history import narrow_timeline, timeline_of
 from generator.build.load import load_api

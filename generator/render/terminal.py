@@ -11,7 +11,7 @@ import textwrap
 from collections.abc import Sequence
 from typing import Any
 
-from generator.analysis.scan import CLASSES, Finding
+from generator.analysis.findings import CLASSES, Finding
 from generator.errors import one_line
 from generator.render.reports import _escape_data, _escape_property, gfm_text
 from generator.views.explain import Explanation
