@@ -15,10 +15,10 @@ from generator.analysis.timeline import ModelKey, index_api
 from generator.build.history import narrow_timeline, timeline_of
 from generator.build.load import load_api
 from generator.config import Release
-from generator.errors import Diagnostic
+from generator.errors import Diagnostic, GeneratorError
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
-from generator.sources import SourceOptions, available_versions
+from generator.sources import UPSTREAM_PREFIX, SourceOptions, available_versions
 from generator.sources.manifests import input_files, read_file
 from generator.views.explain import Explanation, explanation
 from generator.views.site import plan_site
@@ -40,12 +40,23 @@ def explain(release: Release, path: str, options: SourceOptions | None = None, *
     apis: dict[str, ApiSpec] = {api.version: api}
     previous = previous_release(api.version)
     if previous is not None:
-        apis[previous], _ = load_api(Release(previous), options)
+        apis[previous] = _previous_api(release, previous, options)
     keys = {ModelKey(m.group, m.kind) for m in (found.root, found.owner)}
     timeline = narrow_timeline(apis.values(), keys)
     site = PublishedReleases(apis=apis, plans={}, timeline=timeline)
     return explanation(found, api, plan_site(api), site, recursive=recursive,
                        site_url=site_url), diagnostics
+
+
+def _previous_api(release: Release, previous: str, options: SourceOptions | None) -> ApiSpec:
+    """The release before, from the same kind of source when it is ``upstream:`` (the site's
+    change notes compare like with like), else bundled; bundled when that cannot be read."""
+    if release.source.startswith(UPSTREAM_PREFIX):
+        try:
+            return load_api(Release(previous, f"{UPSTREAM_PREFIX}{previous}"), options)[0]
+        except GeneratorError:
+            pass
+    return load_api(Release(previous), options)[0]
 
 
 @dataclass

@@ -73,11 +73,25 @@ def history_lines(e: Explanation) -> list[str]:
     return lines
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
 def _wrapped(text: str) -> list[str]:
+    """The description wrapped at 80 columns, indented by 4: paragraphs (blank lines) and list
+    items kept, other line breaks (a CRD's hard-wrapped comments) read as spaces."""
     lines: list[str] = []
-    for paragraph in plain(text).split("\n"):
-        lines += textwrap.wrap(paragraph, 76, initial_indent="    ", subsequent_indent="    ",
-                               break_long_words=False, break_on_hyphens=False) or [""]
+    for paragraph in plain(text).split("\n\n"):
+        items: list[str] = []
+        for line in paragraph.split("\n"):
+            if items and not _LIST_ITEM.match(line) and line.strip():
+                items[-1] += " " + line.strip()
+            else:
+                items.append(line.strip())
+        if lines:
+            lines.append("")
+        for item in items:
+            lines += textwrap.wrap(item, 76, initial_indent="    ", subsequent_indent="    ",
+                                   break_long_words=False, break_on_hyphens=False) or [""]
     return lines
 
 
