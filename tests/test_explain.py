@@ -238,3 +238,21 @@ def test_recursive_stops_at_cycles(capsys: pytest.CaptureFixture[str]) -> None:
     assert fields[at + 1] == "  required\t<[]string>"
     assert fields[fields.index("  externalDocs\t<ExternalDocumentation>") + 1] == \
         "    description\t<string>"  # other types are opened
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("version", ["1.28", "1.34", "1.36"])
+def test_guessed_plurals_are_the_rest_names(shared: Path, version: str) -> None:
+    """kubectl's guess (``analysis.resources.guess_plural``) is the REST name of every kind the
+    upstream swagger creates at a path of its own (subresources such as pods/{name}/binding
+    aside): what lets ``explain pods.spec`` work from definitions without paths."""
+    paths = json.loads((shared / "specs" / f"swagger-{version}.json").read_text())["paths"]
+    checked = 0
+    for path, operations in paths.items():
+        post = operations.get("post")
+        gvk = post.get("x-kubernetes-group-version-kind") if isinstance(post, dict) else None
+        if gvk is None or "{name}" in path:
+            continue
+        assert guess_plural(gvk["kind"]) == path.rstrip("/").rsplit("/", 1)[1], path
+        checked += 1
+    assert checked > 70
