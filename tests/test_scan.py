@@ -227,6 +227,14 @@ def test_alpha_field_warning_only_for_a_field_said_to_be_alpha() -> None:
     assert scan_text(hpa, "1.32") == []
 
 
+def test_secret_data_is_base64() -> None:
+    manifest = ("apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ndata:\n  ok: cGFzcw==\n"
+                "  text: my password\nstringData:\n  plain: my password\n")
+    (found,) = scan_text(manifest, "1.32")
+    assert (found.path, found.line, found.code) == ("data.text", 7, "format")
+    assert "illegal base64 data" in found.message
+
+
 def test_duplicate_keys_and_missing_name() -> None:
     manifest = ("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  labels: {app: a}\n"
                 "data:\n  mode: one\n  mode: two\n")

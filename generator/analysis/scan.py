@@ -20,6 +20,8 @@ value: "x": supported values: "a", "b"``, ``Required value``, ``no matches for k
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 import math
 import re
@@ -400,6 +402,10 @@ class _FieldChecker:
         elif expected == "number" and isinstance(value, float) and not math.isfinite(value):
             self.add(here, "error", f"{path_text(here)}: Invalid value: {value}: not a number",
                      "format")
+        elif expected == "string" and t.format == "byte" and not _is_base64(value):
+            self.add(here, "error", f"{path_text(here)}: Invalid value: {_quote(value)}: illegal "
+                                    "base64 data (a Secret's data holds base64: use stringData "
+                                    "for text)", "format")
         elif expected == "string" and t.format == "date-time" and not _DATE_TIME.match(value):
             self.add(here, "error", f"{path_text(here)}: Invalid value: {_quote(value)}: must be "
                                     "an RFC 3339 date-time", "format")
@@ -439,6 +445,15 @@ class _FieldChecker:
         name = path_text(here)
         self.add(here, "error", f"{name}: Invalid value: {_json_type(value)}: {name} in body "
                                 f"must be of type {expected}: {_quote(value)}", "type")
+
+
+def _is_base64(text: str) -> bool:
+    """Whether ``encoding/base64.StdEncoding`` decodes ``text`` (line breaks ignored)."""
+    try:
+        base64.b64decode(text.replace("\n", "").replace("\r", ""), validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
 
 
 def _json_type(value: Any) -> str:
