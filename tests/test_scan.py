@@ -133,6 +133,10 @@ def test_from_makes_failures_the_old_release_accepts_breaking() -> None:
     assert typo.cls == "error"  # 1.31 refuses it too
     flow = next(f for f in findings if f.kind == "FlowSchema")
     assert flow.cls == "breaking"
+    # from a release that refuses it already, the upgrade breaks nothing: an error
+    (hpa,) = scan_text("apiVersion: autoscaling/v2beta2\nkind: HorizontalPodAutoscaler\n"
+                       "metadata: {name: h}\n", "1.32", "1.30")
+    assert hpa.cls == "error" and hpa.message.endswith("(refused by 1.30 too)")
     # a field only the target has: an error on --from, accepted by the target, no finding
     newer = scan_text("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
                       "  - name: a\n    image: b\n  hostUsers: false\n", "1.32", "1.25")

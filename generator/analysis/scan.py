@@ -91,12 +91,10 @@ class Scanner:
         """Every finding of one object, in the order of its lines."""
         found = self._scan(obj)
         if self.before is not None:
-            accepted = {(f.path, f.code) for f in self.before._scan(obj)
-                        if f.cls in ("error", "breaking")}
-            found = [replace(f, cls="breaking", message=f"{f.message} (accepted by "
-                                                        f"{self.before.target.version})")
-                     if f.cls == "error" and (f.path, f.code) not in accepted else f
-                     for f in found]
+            old = self.before.target.version
+            refused = {(f.path, f.code) for f in self.before._scan(obj)
+                       if f.cls in ("error", "breaking")}
+            found = [_against(f, old, (f.path, f.code) in refused) for f in found]
         return sorted(found, key=lambda f: (f.line, f.path or ""))
 
     def _scan(self, obj: ManifestObject) -> list[Finding]:
@@ -254,6 +252,16 @@ class Scanner:
             if any(name in p.fields for p in self.timeline.versions_in(key, release).values()):
                 return release
         return ""
+
+
+def _against(f: Finding, old: str, refused: bool) -> Finding:
+    """A failure on the target, classed by what the ``--from`` release does with the object:
+    accepted → ``breaking``; refused too → ``error`` (the upgrade changes nothing)."""
+    if f.cls == "error" and not refused:
+        return replace(f, cls="breaking", message=f"{f.message} (accepted by {old})")
+    if f.cls == "breaking" and refused:
+        return replace(f, cls="error", message=f"{f.message} (refused by {old} too)")
+    return f
 
 
 def _first_label(group: str) -> str:
