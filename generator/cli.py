@@ -489,7 +489,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
     target = replace(diff_side(args.target), crds=tuple(args.crds))
     before = replace(diff_side(args.before), crds=tuple(args.crds)) if args.before else None
-    result = scan(args.paths, target, before, _options(args), stdin=sys.stdin.buffer)
+    result = scan(args.paths, target, before, _options(args),
+                  stdin=getattr(sys.stdin, "buffer", None))
     _print_diagnostics(result.diagnostics)
     report = (result.findings, result.objects, result.target, result.before)
     if args.format == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
