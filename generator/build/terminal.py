@@ -10,7 +10,6 @@ from typing import Any, BinaryIO
 
 from generator.analysis.explain import resolve
 from generator.analysis.findings import Finding
-from generator.analysis.scan import Scanner
 from generator.analysis.timeline import ModelKey, index_api
 from generator.build.history import narrow_timeline, timeline_of
 from generator.build.load import load_api
@@ -19,7 +18,6 @@ from generator.errors import Diagnostic, GeneratorError
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
 from generator.sources import UPSTREAM_PREFIX, SourceOptions, available_versions
-from generator.sources.manifests import input_files, read_file
 from generator.views.explain import Explanation, explanation
 from generator.views.site import plan_site
 from generator.views.versions import PublishedReleases
@@ -75,6 +73,9 @@ def scan(paths: Sequence[str], target: Release, before: Release | None = None,
          lenient: bool = False) -> ScanResult:
     """Every finding of the objects in ``paths`` (files, directories, ``-``) against ``target``
     (``before``: the ``--from`` release). Bad input raises before anything is checked."""
+    from generator.analysis.scan import Scanner  # not on explain's path
+    from generator.sources.manifests import input_files, read_file
+
     objects = [obj for name in input_files(paths) for obj in read_file(name, stdin)]
     api, diagnostics = load_api(target, options, lenient=lenient)
     apis = {api.version: api}
