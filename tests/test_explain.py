@@ -199,6 +199,23 @@ def test_crd_path_three_levels_deep(capsys: pytest.CaptureFixture[str], shared: 
     assert {"label": "enum", "values": algorithm["enum"]} in data["notes"]
 
 
+def test_crd_short_name_and_constraints(capsys: pytest.CaptureFixture[str]) -> None:
+    crd = REPO / "tests" / "fixtures" / "scan" / "widgets-crd.yaml"
+    code, out, _ = run(capsys, "explain", "wd.spec.name", "--version", "widgets", "--source",
+                       str(crd), "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and (data["apiVersion"], data["path"]) == ("example.org/v1", "spec.name")
+    assert data["constraints"] == {"maxLength": 5, "pattern": "^[a-z]+$"}
+    assert data["url"] == "widgets/example.org/v1/widget/#field-spec.name"
+    code, out, _ = run(capsys, "explain", "widgets.spec", "--version", "widgets", "--source",
+                       str(crd))
+    assert "FIELDS:\n  color\t<string>\n  extra\t<Widget.spec.extra>\n" in out
+    assert "  size\t<integer> -required-\n" in out
+    code, out, _ = run(capsys, "explain", "example.org/v1beta1/widget", "--version", "widgets",
+                       "--source", str(crd), "--format", "json")
+    assert json.loads(out)["deprecated"] is True
+
+
 def test_no_rendering_stack_imported() -> None:
     code = """
 import sys

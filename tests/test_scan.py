@@ -309,6 +309,40 @@ spec:
     assert old["class"] == "error" and old["replacement"] == "cert-manager.io/v1"
 
 
+def test_crd_versions_and_schema_keywords(capsys: pytest.CaptureFixture[str]) -> None:
+    """A CRD set read on its own as the target (no Kubernetes release loaded)."""
+    widgets = FIXTURES / "widgets.yaml"
+    code, out, _ = run(capsys, "scan", str(widgets), "--target", str(FIXTURES / "widgets-crd.yaml"),
+                       "--format", "json", "--fail-on", "breaking")
+    assert code == 1
+    found = [(f["name"], f["line"], f["class"], f["path"],
+              f["message"].split(": ", 1)[1] if f["path"] else f["message"], f["replacement"])
+             for f in json.loads(out)["findings"]]
+    assert found == [
+        ("a", 6, "error", "spec.size", "Invalid value: 11: spec.size in body should be less "
+                                       "than or equal to 10", None),
+        ("a", 7, "error", "spec.color", 'Unsupported value: "blue": supported values: "red", '
+                                        '"green"', None),
+        ("a", 8, "error", "spec.name", 'Invalid value: "TooLong": spec.name in body may not be '
+                                       "more than 5 bytes long", None),
+        ("a", 8, "error", "spec.name", 'Invalid value: "TooLong": spec.name in body should match '
+                                       "'^[a-z]+$'", None),
+        ("a", 9, "error", "spec.tags", 'Invalid value: ["a", "b", "c"]: spec.tags in body should '
+                                       "have at most 2 items", None),
+        ("a", 11, "error", "spec.extra.known", 'Invalid value: "integer": spec.extra.known in '
+                                               'body must be of type string: 1', None),
+        # spec.extra keeps unknown fields (x-kubernetes-preserve-unknown-fields): no finding
+        ("b", 14, "warning", None, "example.org/v1beta1 Widget is deprecated; use "
+                                   "example.org/v1", "example.org/v1"),
+        ("c", 20, "breaking", None, "example.org/v1alpha1 Widget is not served: the CRD lists "
+                                    "version v1alpha1 as not served; use example.org/v1",
+         "example.org/v1"),
+        ("d", 24, "error", None, 'no matches for kind "Widget" in version "example.org/v2": the '
+                                 "CRD serves v1, v1beta1; use example.org/v1", "example.org/v1"),
+        ("e", 31, "error", "spec.size", "Required value", None),
+    ]
+
+
 # -- input ---------------------------------------------------------------------------------------
 def test_json_list_stdin_and_directories(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:

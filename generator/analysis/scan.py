@@ -127,7 +127,10 @@ class Scanner:
         model = resource.versions[version]
         out = self._object_warnings(group, version, kind, resource, model, finding)
         checker = _FieldChecker(self, obj, shown_av, kind)
-        checker.walk(data, model, (), skip=("apiVersion", "kind"))
+        own = ("apiVersion", "kind")
+        if model.crd is not None and model.field("metadata") is None:
+            own += ("metadata",)  # every custom resource has one (a CRD set read on its own)
+        checker.walk(data, model, (), skip=own)
         meta = data.get("metadata")
         if not isinstance(meta, dict) or not (meta.get("name") or meta.get("generateName")):
             checker.add(("metadata", "name"), "error", "metadata.name: Required value: name or "
@@ -156,9 +159,11 @@ class Scanner:
                 return finding("breaking", f"{written} {kind} is not served: the CRD lists "
                                            f"version {version} as not served{use}",
                                "not-served", replacement)
+            served = sorted((v for v, m in crds.items() if m.crd is not None and m.crd.served),
+                            key=api_version_sort_key)
             return finding("error", f"no matches for kind \"{kind}\" in version \"{written}\": "
-                                    f"the CRD serves {', '.join(sorted(crds, key=api_version_sort_key))}"
-                                    f"{use}", "not-served", replacement)
+                                    f"the CRD serves {', '.join(served) or 'no version'}{use}",
+                           "not-served", replacement)
         key = ModelKey(self.groups.get(group, _first_label(group)), kind)
         lives = self.timeline.releases_of(key, version)
         before = [r for r in lives if r in self.earlier]
@@ -204,8 +209,8 @@ class Scanner:
         if crd is not None:
             if crd.deprecated:
                 text = crd.deprecation_warning or f"{written} {kind} is deprecated"
-                return [finding("warning", f"{text}{other}", "deprecated",
-                                preferred if other else None)]
+                return [finding("warning", text + ("" if preferred in text else other),
+                                "deprecated", preferred if other else None)]
             return []
         key = ModelKey(model.group, model.kind)
         lives = self.timeline.releases_of(key, version)
