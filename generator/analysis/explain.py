@@ -145,7 +145,8 @@ def resolve(api: ApiSpec, text: str, resources: Resources | None = None) -> Expl
                            f"{api_version_of(resource.group, version)} (served: "
                            f"{', '.join(api_version_of(resource.group, v) for v in resource.versions)})")
     root = resource.versions[version]
-    model, owner, f, walked = root, root, None, []
+    model: Model | None = root
+    owner, f, walked = root, None, []
     for name in fields:
         if model is None:
             assert f is not None
@@ -158,5 +159,5 @@ def resolve(api: ApiSpec, text: str, resources: Resources | None = None) -> Expl
         owner = model
         walked.append(name)
         model = field_model(api, f)
-    target = root if f is None else model
+    target: Model | None = root if f is None else model
     return Explained(resource, version, root, tuple(walked), owner, f, target)

@@ -127,7 +127,7 @@ class Scanner:
         model = resource.versions[version]
         out = self._object_warnings(group, version, kind, resource, model, finding)
         checker = _FieldChecker(self, obj, shown_av, kind)
-        own = ("apiVersion", "kind")
+        own: tuple[str, ...] = ("apiVersion", "kind")
         if model.crd is not None and model.field("metadata") is None:
             own += ("metadata",)  # every custom resource has one (a CRD set read on its own)
         checker.walk(data, model, (), skip=own)

@@ -275,8 +275,9 @@ class _Composer:
         if isinstance(node, yaml.SequenceNode):
             out: list[Any] = []
             for i, item in enumerate(node.value):
-                self.lines[(*at, i)] = item.start_mark.line + 1
-                out.append(self.value(item, (*at, i)))
+                here: Path_ = (*at, i)
+                self.lines[here] = item.start_mark.line + 1
+                out.append(self.value(item, here))
             return out
         if isinstance(node, yaml.MappingNode):
             mapping: dict[str, Any] = {}
@@ -288,10 +289,11 @@ class _Composer:
                 key = self.loader.construct_object(key_node)
                 if not isinstance(key, str):
                     key = _key(key, self.origin, "")
+                place: Path_ = (*at, key)
                 if key in mapping:
-                    self.duplicates[(*at, key)] = key_node.start_mark.line + 1
-                self.lines.setdefault((*at, key), key_node.start_mark.line + 1)
-                mapping[key] = self.value(value_node, (*at, key))
+                    self.duplicates[place] = key_node.start_mark.line + 1
+                self.lines.setdefault(place, key_node.start_mark.line + 1)
+                mapping[key] = self.value(value_node, place)
             return mapping
         self.fail(node, "unsupported YAML node")  # pragma: no cover
         return None

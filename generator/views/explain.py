@@ -5,7 +5,7 @@ the URL of that row (the site's page paths and row anchors). Pure."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.analysis.explain import Explained, field_model, field_stage, is_deprecated
@@ -62,7 +62,7 @@ class Explanation:
     compared_to: str = ""
     changes: tuple[str, ...] = ()
     url: str = ""
-    fields: tuple[TreeRow, ...] = field(default_factory=tuple)
+    fields: tuple[TreeRow, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """The documented ``explain --format json`` object (docs/terminal.md)."""
@@ -131,7 +131,7 @@ def explanation(found: Explained, api: ApiSpec, plan: SitePlan, site: PublishedR
             field=f, notes=row.code_notes, texts=row.notes, gates=gates, stage=stage,
             deprecated=is_deprecated(f.description),
             since=(history.since if history else "") if crd else (dated[0] if dated else ""),
-            since_or_earlier=not crd and bool(dated) and dated[0] == site.timeline.first,
+            since_or_earlier=not crd and dated is not None and dated[0] == site.timeline.first,
             since_api_versions=history.since_api_versions if history else (),
             removed_in=history.removed_in if history else "",
             compared_to=history.compared_to if history else "",
