@@ -167,6 +167,8 @@ def build_parser() -> argparse.ArgumentParser:
     chk.add_argument("--max-diffs", type=int, default=3, metavar="N",
                      help="show the unified diff of the first N changed pages (default 3)")
     add_build_site_parser(sub)
+    add_explain_parser(sub)
+    add_scan_parser(sub)
     return parser
 
 
@@ -428,8 +430,112 @@ def cmd_build_site(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# -- explain and scan (docs/terminal.md) ------------------------------------------------------
+def add_explain_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    exp = sub.add_parser(
+        "explain", help="what a field is in a release, like kubectl explain without a cluster",
+        description="Print a field (or kind) of a release as kubectl explain writes it, plus "
+                    "what the site says of it: type, required, description, enum, default, "
+                    "constraints and CEL rules, stage and feature gates, its history (since, "
+                    "changed, removed in) and the URL of its row on the site. PATH as kubectl "
+                    "writes it: deployment.spec.replicas, pods.spec, deploy, Deployment.spec, "
+                    "apps/v1/deployment.spec, core/v1/pod.spec. Exit 2 for an unknown path, "
+                    "with the nearest names. JSON schema: docs/terminal.md.")
+    exp.add_argument("path", metavar="PATH", help="RESOURCE[.FIELD...], optionally "
+                                                  "GROUP/VERSION/ first")
+    add_source_options(exp, version_required=False)
+    exp.add_argument("--api-version", default="", metavar="GROUP/VERSION",
+                     help="the API version to explain, as kubectl explain --api-version "
+                          "(the same as writing it before PATH)")
+    exp.add_argument("--recursive", action="store_true",
+                     help="print every field below PATH, like kubectl explain --recursive")
+    exp.add_argument("--format", choices=("text", "json"), default="text",
+                     help="text (default, kubectl's layout) or json (docs/terminal.md)")
+    exp.add_argument("--site-url", default="", metavar="URL",
+                     help="where the site is published: the row URL is printed below it "
+                          "(default: relative to the site root)")
+
+
+def add_scan_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from generator.analysis.findings import CLASSES
+
+    scn = sub.add_parser(
+        "scan", help="check manifests against a release, field by field; exit 1 on --fail-on",
+        description="Check every object of the manifests (files, directories, - for standard "
+                    "input; multi-document YAML, JSON, List kinds) against the --target "
+                    "release: apiVersions/kinds no longer served (with the replacement), "
+                    "fields removed or unknown, wrong types, enum values, missing required "
+                    "fields, formats; alpha/beta/deprecated use as warnings. Classes: error, "
+                    "breaking, warning, info. Exit 0: no gate tripped; 1: a finding of the "
+                    "--fail-on class or worse; 2: bad input or usage. JSON schema: "
+                    "docs/terminal.md.")
+    scn.add_argument("paths", nargs="+", metavar="PATH",
+                     help="manifest file, directory or - (standard input)")
+    scn.add_argument("--target", required=True, metavar="RELEASE",
+                     help="the release to check against: 1.NN (kubernetes-validate), "
+                          "upstream:1.NN or a spec file, as diff's NEW")
+    scn.add_argument("--from", dest="before", default=None, metavar="RELEASE",
+                     help="the release the manifests run on now: a failure on the target that "
+                          "it accepts is breaking")
+    scn.add_argument("--crds", dest="crds", action="append", default=[], metavar="PATH",
+                     help="CustomResourceDefinition manifests (file, directory or URL) whose "
+                          "custom resources to check (repeatable)")
+    scn.add_argument("--format", choices=FORMATS, default="text",
+                     help="text (default), json (docs/terminal.md), github (workflow "
+                          "annotations with file and line) or markdown")
+    scn.add_argument("--fail-on", choices=CLASSES, metavar="CLASS",
+                     help="exit 1 when a finding of this class or worse is found: error | "
+                          "breaking | warning | info (breaking also trips on errors; "
+                          "default: never)")
+    scn.add_argument("--offline", action="store_true",
+                     help="never download; URL sources must already be in the cache")
+    scn.add_argument("--cache-dir", type=Path, default=DEFAULT_CACHE, metavar="DIR",
+                     help=f"download cache (default: {DEFAULT_CACHE})")
+    add_upstream_options(scn)
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from generator.build.terminal import explain
+    from generator.config import pair_releases
+    from generator.render.terminal import explain_json, explain_text
+    from generator.sources import available_versions
+
+    if len(args.versions) > 1:
+        raise UsageError("explain takes at most one --version")
+    versions = args.versions or available_versions()[-1:]
+    release = pair_releases(versions, args.sources, args.source_kind, args.crds)[0]
+    path = f"{args.api_version.strip('/')}/{args.path}" if args.api_version else args.path
+    found, diagnostics = explain(release, path, _options(args), recursive=args.recursive,
+                                 site_url=args.site_url, lenient=args.lenient)
+    _print_diagnostics(diagnostics)
+    sys.stdout.write(explain_json(found) if args.format == "json" else explain_text(found))
+    return EXIT_OK
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from generator.analysis.findings import trips
+    from generator.build.terminal import scan
+    from generator.config import diff_side
+    from generator.render.terminal import SCAN_FORMATS, scan_markdown
+
+    target = replace(diff_side(args.target), crds=tuple(args.crds))
+    before = replace(diff_side(args.before), crds=tuple(args.crds)) if args.before else None
+    result = scan(args.paths, target, before, _options(args),
+                  stdin=getattr(sys.stdin, "buffer", None))
+    _print_diagnostics(result.diagnostics)
+    report = (result.findings, result.objects, result.target, result.before)
+    if args.format == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
+        from generator.output.writer import append_text
+
+        append_text(Path(os.environ["GITHUB_STEP_SUMMARY"]), scan_markdown(*report))
+    sys.stdout.write(SCAN_FORMATS[args.format](*report))
+    return EXIT_GATE if args.fail_on and trips(result.findings, args.fail_on) else EXIT_OK
+
+
 COMMANDS = {"generate": cmd_generate, "export": cmd_export, "diff": cmd_diff, "check": cmd_check,
-            "build-site": cmd_build_site}
+            "build-site": cmd_build_site, "explain": cmd_explain, "scan": cmd_scan}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -6,16 +6,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
-from functools import cache
 from typing import Any
 
 import jinja2
 
 from generator.analysis.crd_diff import with_crd_changes
 from generator.analysis.diff import diff_apis
-from generator.analysis.timeline import ReleaseIndex, Timeline, index_api, index_fields
 from generator.build.cache import config_digest, template_env
 from generator.build.collector import fewer_collections, frozen_heap
+from generator.build.history import release_timeline, timeline_of
 from generator.build.incremental import ChangedModels, PageDependencies, change_olds
 from generator.build.load import load_api, package_history, release_digest, select_groups
 from generator.build.release_cache import LoadedApi, ReleaseCache, Sibling
@@ -26,7 +25,7 @@ from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
 from generator.render.env import template_error
 from generator.render.pages import SectionHook, render_changes, render_indexes, render_models
-from generator.sources import SourceOptions, available_versions, field_names
+from generator.sources import SourceOptions
 from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
 from generator.views.example_sections import ExampleSections
@@ -37,43 +36,13 @@ from generator.views.pages import IndexPage, Link, release_title
 from generator.views.site import SitePlan, plan_site, relative
 from generator.views.versions import PublishedReleases, VersionsHook
 
-__all__ = ["build", "generate", "load_api", "release_digest", "select_groups"]
+__all__ = ["build", "generate", "load_api", "release_digest", "release_timeline", "select_groups"]
 
 
 def default_hooks() -> list[SectionHook]:
     """Sections every model page gets, in page order."""
     examples = ExampleSections()
     return [examples.python, examples.example, OperationsHook(), builders_hook]
-
-
-def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
-                     known: Mapping[str, ReleaseIndex] | None = None) -> Timeline:
-    """Timeline of the site's releases plus, with ``history="all"``, every kubernetes-validate
-    release (a site release always uses its own definitions; not when every release is a CRD
-    set). ``known``: indexes already made of
-    some of ``apis``, by version."""
-    apis = list(apis)
-    known = known or {}
-    return timeline_of({api.version: known.get(api.version) or index_api(api) for api in apis},
-                       history, all(api.format == "crd" for api in apis))
-
-
-def timeline_of(indexes: Mapping[str, ReleaseIndex], history: str, crd_only: bool) -> Timeline:
-    """``release_timeline`` of the site's releases' ``indexes``; ``crd_only``: every one is a CRD
-    set. A kubernetes-validate release that is a site release is not indexed: the site's wins."""
-    if history not in ("all", "site"):
-        raise UsageError(f"history must be 'all' or 'site', not {history!r}")
-    every = {}
-    if history == "all" and not crd_only:  # CRD sets: their own only
-        every = {v: _package_index(v) for v in available_versions() if v not in indexes}
-    every.update(indexes)
-    return Timeline.build(every)
-
-
-@cache
-def _package_index(version: str) -> ReleaseIndex:
-    """Index of a kubernetes-validate release (package data: made once per process)."""
-    return index_fields(field_names(version))
 
 
 def change_pages(version: str, site: PublishedReleases, config: SiteConfig) -> list[ChangesPage]:

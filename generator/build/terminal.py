@@ -1,0 +1,92 @@
+"""The wiring of ``explain`` and ``scan``: load the release (and CRD sets) as the site does
+(``load.load_api``), date with the site's timeline (``history``), resolve or check, and hand the
+result to ``render.terminal``. No Jinja, MkDocs or Pygments on this path."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from generator.analysis.explain import resolve
+from generator.analysis.findings import Finding
+from generator.analysis.timeline import ModelKey, index_api
+from generator.build.history import narrow_timeline, timeline_of
+from generator.build.load import load_api
+from generator.config import Release
+from generator.errors import Diagnostic, GeneratorError
+from generator.model.ordering import release_sort_key
+from generator.model.types import ApiSpec
+from generator.sources import UPSTREAM_PREFIX, SourceOptions, available_versions
+from generator.views.explain import Explanation, explanation
+from generator.views.site import plan_site
+from generator.views.versions import PublishedReleases
+
+
+def previous_release(version: str) -> str | None:
+    """The bundled release just before ``version`` (``1.33`` for ``1.34``), if any."""
+    earlier = [v for v in available_versions() if release_sort_key(v) < release_sort_key(version)]
+    return earlier[-1] if earlier and version in available_versions() else None
+
+
+def explain(release: Release, path: str, options: SourceOptions | None = None, *,
+            recursive: bool = False, site_url: str = "", lenient: bool = False
+            ) -> tuple[Explanation, list[Diagnostic]]:
+    """What ``path`` is in ``release``: resolved, with the site's notes, history and URL."""
+    api, diagnostics = load_api(release, options, lenient=lenient)
+    found = resolve(api, path)
+    apis: dict[str, ApiSpec] = {api.version: api}
+    previous = previous_release(api.version)
+    if previous is not None:
+        apis[previous] = _previous_api(release, previous, options)
+    keys = {ModelKey(m.group, m.kind) for m in (found.root, found.owner)}
+    timeline = narrow_timeline(apis.values(), keys)
+    site = PublishedReleases(apis=apis, plans={}, timeline=timeline)
+    return explanation(found, api, plan_site(api), site, recursive=recursive,
+                       site_url=site_url), diagnostics
+
+
+def _previous_api(release: Release, previous: str, options: SourceOptions | None) -> ApiSpec:
+    """The release before, from the same kind of source when it is ``upstream:`` (the site's
+    change notes compare like with like), else bundled; bundled when that cannot be read."""
+    if release.source.startswith(UPSTREAM_PREFIX):
+        try:
+            return load_api(Release(previous, f"{UPSTREAM_PREFIX}{previous}"), options)[0]
+        except GeneratorError:
+            pass
+    return load_api(Release(previous), options)[0]
+
+
+@dataclass
+class ScanResult:
+    """The findings of every object read, how many objects, and the loaders' diagnostics."""
+
+    findings: list[Finding]
+    objects: int
+    target: str
+    before: str = ""
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def scan(paths: Sequence[str], target: Release, before: Release | None = None,
+         options: SourceOptions | None = None, *, stdin: BinaryIO | Any = None,
+         lenient: bool = False) -> ScanResult:
+    """Every finding of the objects in ``paths`` (files, directories, ``-``) against ``target``
+    (``before``: the ``--from`` release). Bad input raises before anything is checked."""
+    from generator.analysis.scan import Scanner  # not on explain's path
+    from generator.sources.manifests import input_files, read_file
+
+    objects = [obj for name in input_files(paths) for obj in read_file(name, stdin)]
+    api, diagnostics = load_api(target, options, lenient=lenient)
+    apis = {api.version: api}
+    old = None
+    if before is not None:
+        old, found = load_api(before, options, lenient=lenient)
+        diagnostics.extend(found)
+        apis[old.version] = old
+    timeline = timeline_of({v: index_api(a) for v, a in apis.items()}, "all",
+                           all(a.format == "crd" for a in apis.values()))
+    scanner = Scanner(api, timeline, old)
+    findings = [f for obj in objects for f in scanner.scan(obj)]
+    return ScanResult(findings, len(objects), api.version, old.version if old else "",
+                      diagnostics)

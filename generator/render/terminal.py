@@ -1,0 +1,178 @@
+"""The reports of ``explain`` (text like ``kubectl explain``, JSON) and ``scan`` (text, JSON,
+GitHub workflow annotations, Markdown), with their documented JSON schemas (docs/terminal.md).
+Spec and manifest text is untrusted: control characters never reach the terminal, Markdown is
+escaped as in the diff reports."""
+
+from __future__ import annotations
+
+import json
+import re
+import textwrap
+from collections.abc import Sequence
+from typing import Any
+
+from generator.analysis.findings import CLASSES, Finding
+from generator.errors import one_line
+from generator.render.reports import _escape_data, _escape_property, gfm_text
+from generator.views.explain import Explanation
+
+SCAN_SCHEMA_VERSION = 1
+EXPLAIN_SCHEMA_VERSION = 1
+GITHUB_SCAN = {"error": "error", "breaking": "error", "warning": "warning", "info": "notice"}
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def plain(text: str) -> str:
+    """Text safe for a terminal: control characters (escape sequences) shown as ``\\xNN``."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m[0]):02x}", str(text))
+
+
+# -- explain ----------------------------------------------------------------------------------
+def explain_text(e: Explanation) -> str:
+    """``kubectl explain``'s layout plus the site's notes, history and URL."""
+    out = [f"KIND:       {plain(e.kind)}", f"GROUP:      {plain(e.group or 'core')}",
+           f"VERSION:    {plain(e.version)}", f"RELEASE:    {plain(e.release)}", ""]
+    if e.path:
+        out += [f"FIELD: {plain(e.path)} <{plain(e.type)}>"
+                + ("  -required-" if e.required else ""), ""]
+    out += ["DESCRIPTION:", *_wrapped(e.description or "(no description)"), ""]
+    facts = [f"{plain(label)}: {', '.join(plain(v) for v in values)}" for label, values in e.notes]
+    facts += [plain(t) for t in e.texts]
+    if facts:
+        out += ["CONSTRAINTS:", *(f"    {f}" for f in facts), ""]
+    stage = e.stage if e.stage != "ga" else ""
+    gates = [g for g in e.gates if g.name]
+    if stage or gates or e.deprecated:
+        words = [w for w in (stage, "deprecated" if e.deprecated else "") if w]
+        words += [f"feature gate {plain(g.name)}" + (f" ({g.stage})" if g.stage else "")
+                  for g in gates]
+        out += [f"STAGE: {', '.join(words)}", ""]
+    out += ["HISTORY:", *(f"    {line}" for line in history_lines(e)), ""]
+    if e.url:
+        out += [f"URL: {plain(e.url)}", ""]
+    if e.fields:
+        out.append("FIELDS:")
+        out += [f"{'  ' * (row.depth + 1)}{plain(row.name)}\t<{plain(row.type)}>"
+                + (" -required-" if row.required else "") for row in e.fields]
+        out.append("")
+    return "\n".join(out)
+
+
+def history_lines(e: Explanation) -> list[str]:
+    subject = "field" if e.path else f"{e.api_version} {e.kind}"
+    if e.since:
+        earlier = " or earlier (the oldest release known)" if e.since_or_earlier else ""
+        where = f" (in {', '.join(e.since_api_versions)})" if e.since_api_versions else ""
+        lines = [f"since {e.since}{earlier}{where}"]
+    else:
+        lines = [f"no release known before {e.release} with this {subject}"]
+    if e.changes:
+        lines += [f"compared with {plain(e.compared_to)}: {plain(c)}" for c in e.changes]
+    if e.removed_in:
+        lines.append(f"removed in {e.removed_in}")
+    return lines
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def _wrapped(text: str) -> list[str]:
+    """The description wrapped at 80 columns, indented by 4: paragraphs (blank lines) and list
+    items kept, other line breaks (a CRD's hard-wrapped comments) read as spaces."""
+    lines: list[str] = []
+    for paragraph in plain(text).split("\n\n"):
+        items: list[str] = []
+        for line in paragraph.split("\n"):
+            if items and not _LIST_ITEM.match(line) and line.strip():
+                items[-1] += " " + line.strip()
+            else:
+                items.append(line.strip())
+        if lines:
+            lines.append("")
+        for item in items:
+            lines += textwrap.wrap(item, 76, initial_indent="    ", subsequent_indent="    ",
+                                   break_long_words=False, break_on_hyphens=False) or [""]
+    return lines
+
+
+def explain_json(e: Explanation) -> str:
+    data = {"schemaVersion": EXPLAIN_SCHEMA_VERSION, **e.to_dict()}
+    return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+
+
+# -- scan -------------------------------------------------------------------------------------
+def totals(findings: Sequence[Finding]) -> dict[str, int]:
+    return {cls: sum(f.cls == cls for f in findings) for cls in CLASSES}
+
+
+def _summary(findings: Sequence[Finding], objects: int, target: str, before: str) -> str:
+    counts = totals(findings)
+    upgrade = f"from {before} " if before else ""
+    return (f"{objects} object(s) scanned {upgrade}against {target}: "
+            + ", ".join(f"{counts[c]} {c}" for c in CLASSES))
+
+
+def scan_text(findings: Sequence[Finding], objects: int, target: str, before: str = "") -> str:
+    """``file:line: class: kind/name path: message`` (the message names the replacement), then
+    a summary line."""
+    out = []
+    for f in findings:
+        subject = f"{f.kind or '?'}/{f.name}" if f.name else (f.kind or "?")
+        where = f" {f.path}" if f.path else ""
+        out.append(plain(f"{f.file}:{f.line}: {f.cls}: {subject}{where}: {f.message}"))
+    out.append(_summary(findings, objects, target, before))
+    return "\n".join(out) + "\n"
+
+
+def scan_dict(findings: Sequence[Finding], objects: int, target: str, before: str = ""
+              ) -> dict[str, Any]:
+    return {"schemaVersion": SCAN_SCHEMA_VERSION, "target": target, "from": before or None,
+            "objects": objects, "summary": totals(findings),
+            "findings": [f.to_dict() for f in findings]}
+
+
+def scan_json(findings: Sequence[Finding], objects: int, target: str, before: str = "") -> str:
+    return json.dumps(scan_dict(findings, objects, target, before), indent=1,
+                      ensure_ascii=False) + "\n"
+
+
+def scan_github(findings: Sequence[Finding], objects: int, target: str, before: str = "") -> str:
+    """One workflow annotation per finding (``::error file=…,line=…,title=…::message``):
+    errors and breaking as ``error``, warnings as ``warning``, info as ``notice``; then a notice
+    with the totals. ``-`` (standard input) has no file."""
+    lines = []
+    for f in findings:
+        props = [f"file={_escape_property(f.file)}", f"line={f.line}"] if f.file != "-" else []
+        subject = f"{f.kind or '?'} {f.name}".strip() + (f" {f.path}" if f.path else "")
+        props.append(f"title={_escape_property(f'{f.cls}: {subject}')}")
+        lines.append(f"::{GITHUB_SCAN[f.cls]} {','.join(props)}::"
+                     f"{_escape_data(one_line(plain(f.message), 2000))}")
+    lines.append(f"::notice title=k8s-api-docs scan::"
+                 f"{_escape_data(_summary(findings, objects, target, before))}")
+    return "\n".join(lines) + "\n"
+
+
+def scan_markdown(findings: Sequence[Finding], objects: int, target: str, before: str = "") -> str:
+    """A table per class for a pull-request comment or step summary (no HTML; every cell is
+    escaped text, ``|`` included)."""
+    out = [f"## Manifests against Kubernetes {gfm_text(target)}", "",
+           gfm_text(_summary(findings, objects, target, before)) + ".", ""]
+    for cls in CLASSES:
+        matching = [f for f in findings if f.cls == cls]
+        if not matching:
+            continue
+        out += [f"### {cls.capitalize()} ({len(matching)})", "",
+                "| Where | Object | Field | Problem | Replacement |", "| --- | --- | --- | --- | --- |"]
+        for f in matching:
+            obj = f"{f.api_version or '?'} {f.kind or '?'} {f.name}".strip()
+            out.append(f"| {gfm_text(f'{f.file}:{f.line}')} | {gfm_text(obj)} | "
+                       f"{gfm_text(f.path or '')} | {gfm_text(f.message)} | "
+                       f"{gfm_text(f.replacement or '')} |")
+        out.append("")
+    if not findings:
+        out += ["No findings.", ""]
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+SCAN_FORMATS = {"text": scan_text, "json": scan_json, "github": scan_github,
+                "markdown": scan_markdown}

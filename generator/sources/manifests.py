@@ -1,0 +1,299 @@
+"""Kubernetes objects of manifest files with the line of every key, for ``scan``.
+
+Files, directories (their ``.yaml``/``.yml``/``.json`` files, as ``crd.manifest_files`` lists
+them) or ``-`` (standard input). YAML is read with the project's strict loader
+(``yaml_loaders.FastLoader``: the same implicit tags and scalar constructors as every other YAML
+this tool reads, then ``reader._json_data`` as for every YAML document); only the compose step is
+our own, so that each key keeps its line. JSON is parsed
+by ``json`` (its exact semantics) and composed as YAML only for the lines. A ``List`` (or any
+``*List`` kind with ``items``) is unpacked into its items, as kubectl does.
+
+Bad input is one ``SpecError`` naming the file: not UTF-8, not YAML/JSON, a document that is a
+plain value (a text file read as YAML), a YAML alias or merge key, a Helm template (``{{ … }}``
+outside prose and ``data``). An array item that is not an object is returned as one too (``scan``
+reports it: not fatal).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.errors import Location, SpecError, UsageError
+from generator.sources.crd import _refuse_template_text, manifest_files
+from generator.sources.reader import (
+    MAX_DATA_DEPTH,
+    MAX_SPEC_BYTES,
+    _json_data,
+    _json_error,
+    _key,
+    read_bytes,
+)
+
+STDIN = "-"
+_STR = "tag:yaml.org,2002:str"
+Path_ = tuple[str | int, ...]
+"""A position in an object: keys and array indexes (``("spec", "containers", 0, "image")``)."""
+
+_TEMPLATE = re.compile(r"\{\{-?\s*(?:[.$]|(?:include|template|if|else|end|range|with|toYaml|"
+                       r"tpl|default|quote|required|printf|lookup)\b).*?\}\}", re.DOTALL)
+"""A Go-template action of a Helm chart (``{{ .Values.x }}``, ``{{- include "x" . }}``)."""
+_TEMPLATE_LINE = re.compile(r"^\s*\{\{-?\s", re.MULTILINE)
+_FREE_TEXT = frozenset({"data", "stringData", "binaryData", "annotations", "description",
+                        "message", "messageExpression", "rule"})
+"""Keys whose values may hold Go templates of their own (a ConfigMap of alerting templates)."""
+
+
+@dataclass(frozen=True)
+class ManifestObject:
+    """One object of a manifest (a document, or one item of a ``List``)."""
+
+    file: str
+    """As given (``-`` for standard input), a directory's files below it."""
+    document: int
+    """1-based document number in the file."""
+    data: Any
+    lines: dict[Path_, int] = field(default_factory=dict, repr=False)
+    """Line (1-based) of each key and array item, by its path in the object."""
+    line: int = 1
+    """Where the object starts."""
+    duplicates: dict[Path_, int] = field(default_factory=dict, repr=False)
+    """Keys given twice in one mapping: the line of the repeat (the last value is kept)."""
+
+    def line_of(self, path: Path_) -> int:
+        """Line of the key at ``path``, or of its nearest ancestor with one."""
+        while path:
+            found = self.lines.get(path)
+            if found is not None:
+                return found
+            path = path[:-1]
+        return self.line
+
+    @property
+    def api_version(self) -> Any:
+        return self.data.get("apiVersion") if isinstance(self.data, dict) else None
+
+    @property
+    def kind(self) -> Any:
+        return self.data.get("kind") if isinstance(self.data, dict) else None
+
+    @property
+    def name(self) -> str:
+        meta = self.data.get("metadata") if isinstance(self.data, dict) else None
+        name = meta.get("name") if isinstance(meta, dict) else None
+        if not isinstance(name, str) and isinstance(meta, dict):
+            name = meta.get("generateName")
+        return name if isinstance(name, str) else ""
+
+
+def input_files(paths: Sequence[str]) -> list[str]:
+    """Files to read, in order: each file as given, each directory's manifest files, ``-``."""
+    out: list[str] = []
+    for given in paths:
+        if given == STDIN:
+            out.append(STDIN)
+            continue
+        path = Path(given)
+        if path.is_dir():
+            out.extend(str(p) for p in manifest_files(path))
+        elif path.is_file():
+            out.append(given)
+        else:
+            raise UsageError(f"{given}: no such file or directory")
+    return out
+
+
+def read_objects(origin: str, data: bytes) -> list[ManifestObject]:
+    """The objects of one file's bytes (``origin`` names it in messages)."""
+    if len(data) > MAX_SPEC_BYTES:
+        raise SpecError(f"input is {len(data):,} bytes, over the {MAX_SPEC_BYTES:,} byte limit",
+                        Location(origin))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise SpecError(f"not UTF-8 text (byte {exc.start})", Location(origin)) from None
+    if not text.strip():
+        return []
+    start = text.lstrip()[:1]
+    if start == "{" or (start == "[" and origin.lower().endswith(".json")):
+        return _json_objects(text, origin)
+    return [obj for number, value, lines, line, duplicates in _yaml_documents(text, origin)
+            for obj in _unpack(origin, number, value, lines, line, duplicates)]
+
+
+def read_file(origin: str, stdin: Any = None) -> list[ManifestObject]:
+    """The objects of file ``origin`` (``-``: ``stdin``'s bytes)."""
+    if origin == STDIN:
+        return read_objects(STDIN, stdin.read() if stdin is not None else b"")
+    return read_objects(origin, read_bytes(Path(origin)))
+
+
+def _json_objects(text: str, origin: str) -> list[ManifestObject]:
+    """A stream of JSON values (kubectl reads any input that starts with ``{`` so: one object,
+    or several one after the other), each composed again as YAML for the lines of its keys."""
+    decoder = json.JSONDecoder()
+    out: list[ManifestObject] = []
+    at, number = _skip_space(text, 0), 0
+    while at < len(text):
+        try:
+            value, end = decoder.raw_decode(text, at)
+        except json.JSONDecodeError as exc:
+            raise SpecError(_json_error(exc, text), Location(origin)) from None
+        except (RecursionError, ValueError) as exc:
+            raise SpecError(f"invalid JSON: {exc}", Location(origin)) from None
+        number += 1
+        first = text.count("\n", 0, at)
+        try:  # JSON is YAML: composed again only for the lines of its keys
+            (_, _, lines, line, duplicates), = _yaml_documents(text[at:end], origin)
+            lines = {path: first + n for path, n in lines.items()}
+            duplicates = {path: first + n for path, n in duplicates.items()}
+            line += first
+        except (SpecError, ValueError):
+            lines, line, duplicates = {}, first + 1, {}
+        out.extend(_unpack(origin, number, value, lines, line, duplicates))
+        at = _skip_space(text, end)
+    return out
+
+
+def _skip_space(text: str, at: int) -> int:
+    while at < len(text) and text[at] in " \t\r\n":
+        at += 1
+    return at
+
+
+def _unpack(origin: str, number: int, value: Any, lines: dict[Path_, int], line: int,
+            duplicates: dict[Path_, int]) -> Iterator[ManifestObject]:
+    """The document itself, the items of a ``List`` kind, or those of a top-level array; a
+    document that is a plain value (a text file read as YAML) is not a manifest."""
+    if not isinstance(value, (dict, list)):
+        where = f" (document {number})" if number > 1 else ""
+        raise SpecError(f"not a manifest: the document{where} at line {line} is a "
+                        f"{type(value).__name__}, not an object with apiVersion and kind",
+                        Location(origin))
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            yield ManifestObject(origin, number, item, _below(lines, (i,)), lines.get((i,), line),
+                                 _below(duplicates, (i,)))
+        return
+    if (isinstance(value, dict) and isinstance(value.get("kind"), str)
+            and value["kind"].endswith("List") and isinstance(value.get("items"), list)
+            and isinstance(value.get("apiVersion"), str)):
+        for i, item in enumerate(value["items"]):
+            yield ManifestObject(origin, number, item, _below(lines, ("items", i)),
+                                 lines.get(("items", i), line), _below(duplicates, ("items", i)))
+        return
+    yield ManifestObject(origin, number, value, lines, line, duplicates)
+
+
+def _below(lines: dict[Path_, int], prefix: Path_) -> dict[Path_, int]:
+    size = len(prefix)
+    return {path[size:]: at for path, at in lines.items()
+            if len(path) > size and path[:size] == prefix}
+
+
+def _yaml_documents(text: str, origin: str
+                    ) -> Iterator[tuple[int, Any, dict[Path_, int], int, dict[Path_, int]]]:
+    """(1-based document number, data, lines, first line, repeated keys) of each non-empty YAML
+    document."""
+    import yaml
+
+    from generator.sources.yaml_loaders import FastLoader
+
+    if _TEMPLATE_LINE.search(text):
+        _refuse_template_text(text, origin)
+    loader = FastLoader(text)
+    number = 0
+    try:
+        while True:
+            try:
+                if not loader.check_node():
+                    break
+                node = loader.get_node()
+            except yaml.YAMLError as exc:
+                _refuse_template_text(text, origin)
+                mark = getattr(exc, "problem_mark", None)
+                where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
+                problem = getattr(exc, "problem", None) or "invalid YAML"
+                raise SpecError(f"invalid YAML at {where}: {problem}", Location(origin)) from None
+            number += 1
+            if node is None:
+                continue
+            lines: dict[Path_, int] = {}
+            composer = _Composer(loader, origin, lines)
+            try:
+                value = composer.value(node, ())
+            except SpecError:
+                if "{{" in text:  # {{ … }} parsed as a flow mapping: say it is a template
+                    _refuse_template_text(text, origin)
+                raise
+            if value is not None:  # the reader's own last step (floats as encoding/json writes)
+                yield (number, _json_data(value, origin), lines, node.start_mark.line + 1,
+                       composer.duplicates)
+    finally:
+        loader.dispose()
+
+
+class _Composer:
+    """JSON data and key lines from a composed node tree, scalars built by the loader's own
+    constructors (the strict loader's tags)."""
+
+    def __init__(self, loader: Any, origin: str, lines: dict[Path_, int]) -> None:
+        self.loader, self.origin, self.lines = loader, origin, lines
+        self.seen: set[int] = set()
+        self.duplicates: dict[Path_, int] = {}
+
+    def fail(self, node: Any, problem: str) -> None:
+        mark = node.start_mark
+        raise SpecError(f"invalid YAML at line {mark.line + 1}, column {mark.column + 1}: "
+                        f"{problem}", Location(self.origin))
+
+    def value(self, node: Any, at: Path_) -> Any:
+        import yaml
+
+        if len(at) > MAX_DATA_DEPTH:
+            self.fail(node, f"nested deeper than {MAX_DATA_DEPTH} levels")
+        if id(node) in self.seen:
+            self.fail(node, "YAML aliases (*name) are not supported")
+        self.seen.add(id(node))
+        if isinstance(node, yaml.ScalarNode):
+            if node.tag == _STR:  # a quoted or block scalar: its text (construct_yaml_str)
+                value = node.value
+            else:
+                try:
+                    value = self.loader.construct_object(node)
+                except yaml.YAMLError as exc:
+                    self.fail(node, getattr(exc, "problem", None) or "unsupported value")
+            if isinstance(value, str) and "{{" in value and _TEMPLATE.search(value) and \
+                    not any(k in _FREE_TEXT for k in at if isinstance(k, str)):
+                self.fail(node, "Helm template syntax {{ … }}: render the chart first "
+                                "(helm template), then scan its output")
+            return value
+        if isinstance(node, yaml.SequenceNode):
+            out: list[Any] = []
+            for i, item in enumerate(node.value):
+                here: Path_ = (*at, i)
+                self.lines[here] = item.start_mark.line + 1
+                out.append(self.value(item, here))
+            return out
+        if isinstance(node, yaml.MappingNode):
+            mapping: dict[str, Any] = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    self.fail(key_node, "YAML merge keys (<<) are not supported")
+                if not isinstance(key_node, yaml.ScalarNode):
+                    self.fail(key_node, "a key must be a plain value")
+                key = self.loader.construct_object(key_node)
+                if not isinstance(key, str):
+                    key = _key(key, self.origin, "")
+                place: Path_ = (*at, key)
+                if key in mapping:
+                    self.duplicates[place] = key_node.start_mark.line + 1
+                self.lines.setdefault(place, key_node.start_mark.line + 1)
+                mapping[key] = self.value(value_node, place)
+            return mapping
+        self.fail(node, "unsupported YAML node")  # pragma: no cover
+        return None
