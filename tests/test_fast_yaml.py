@@ -24,9 +24,10 @@ def strict(text: str) -> list[Any]:
     return [_json_data(d, "o") for d in yaml.load_all(text, Loader=_FastLoader) if d is not None]
 
 
-SAME = ["a: 1\nb: [1, 2.5, true, null, '3', 0x1F, 1_000, .inf]\n", "a: 1\na: 2\nb: 0\n",
+SAME = ["a: 1\nb: [1, 2.5, true, null, '3', 0x1F, 1_000, 1.0, 1e3, 0o17, =, y, 1:20]\n", "a: 1\na: 2\nb: 0\n",
         "---\n---\na: x\n", "d: 2001-12-14\n", "x: !!str 3\ny: !!int '7'\n", "hello\n", "", "---\n",
-        "- a\n- {b: [c, {d: e}]}\n", "!!map {a: 1}\n", "a: &anchor 1\n", "1: one\nfalse: no\n~: n\n"]
+        "- a\n- {b: [c, {d: e}]}\n", "!!map {a: 1}\n", "a: &anchor 1\n", "1: one\nfalse: no\nn: ~\n",
+        "a: !!binary aGk=\n", "a: !custom x\nb: !!set {c: null}\n", "1.5: x\n1e6: y\n"]
 
 
 @pytest.mark.parametrize("text", SAME)
@@ -42,8 +43,7 @@ def test_mixed_key_types_become_strings_on_both_paths() -> None:
     assert strict(text) == [{"a": 1, "1": "x"}]  # was "unsupported object key of type str"
 
 
-@pytest.mark.parametrize("text", ["a: &x [1]\nb: *x\n", "a: !!binary aGk=\n", "<<: {a: 1}\nb: 2\n",
-                                  "? [a]\n: 1\n", "a: !custom x\n"])
+@pytest.mark.parametrize("text", ["a: &x [1]\nb: *x\n", "<<: {a: 1}\nb: 2\n", "? [a]\n: 1\n"])
 def test_what_the_strict_loader_must_judge_is_handed_back(text: str) -> None:
     assert fast_yaml.load_documents(text, "o") is None
 

@@ -112,16 +112,19 @@ def parse_manifests(data: bytes, origin: str, *, as_yaml: bool | None = None) ->
 
 
 def _python_yaml_error(text: str) -> yaml.YAMLError | None:
-    """The pure-Python parser's error for ``text`` (its messages are the documented ones)."""
+    """The pure-Python parser's error for ``text``, the first in document order (its messages
+    are the documented ones)."""
     import yaml
 
-    from generator.sources.yaml_loaders import StrictYamlLoader
+    from generator.sources.yaml_loaders import FirstErrorLoader
 
     try:
-        for _ in yaml.load_all(text, Loader=StrictYamlLoader):
+        for _ in yaml.load_all(text, Loader=FirstErrorLoader):
             pass
     except yaml.YAMLError as exc:
         return exc
+    except RecursionError:
+        return None
     return None
 
 

@@ -26,44 +26,29 @@ from typing import Any
 import yaml
 
 from generator.errors import Location, SpecError, pointer
-from generator.sources.reader import MAX_DATA_DEPTH, _key
+from generator.sources.reader import MAX_DATA_DEPTH
 from generator.sources.yaml_loaders import StrictYamlLoader as _StrictYamlLoader
-
-_STR, _MAP, _SEQ = "tag:yaml.org,2002:str", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq"
-_SCALARS = {tag: _StrictYamlLoader.yaml_constructors[tag] for tag in (
-    "tag:yaml.org,2002:null", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int",
-    "tag:yaml.org,2002:float")}
-"""Scalar tags besides ``str`` the strict loader constructs, with its constructors."""
+from generator.sources.yaml_rules import NotJson, json_key, json_value, resolve_plain, resolve_tagged
 
 _CACHED = 4096
-"""Plain scalars whose tags ``_resolve`` remembers (short ones: ``object``, ``string``, ``true``)."""
-_tags: dict[str, str] = {}
+"""Plain scalars whose values ``_plain`` remembers (short ones: ``object``, ``string``, ``true``)."""
+_values: dict[str, Any] = {}
 
 
-def _resolve(self: Any, kind: Any, value: str, implicit: tuple[bool, bool]) -> str:
-    """``Resolver.resolve`` without path resolvers (none are registered), remembering the tags
-    of short plain scalars: ``_document`` asks once per scalar."""
-    if kind is yaml.ScalarNode:
-        if not implicit[0]:
-            return _STR
-        tag = _tags.get(value)
-        if tag is None:
-            tag = yaml.resolver.BaseResolver.resolve(self, kind, value, implicit)
-            if len(value) <= 32 and len(_tags) < _CACHED:
-                _tags[value] = tag
-        return tag
-    return _MAP if kind is yaml.MappingNode else _SEQ
+def _plain(text: str) -> Any:
+    """``yaml_rules.resolve_plain``, remembering the values of short plain scalars."""
+    try:
+        return _values[text]
+    except KeyError:
+        value = resolve_plain(text)
+        if len(text) <= 32 and len(_values) < _CACHED:
+            _values[text] = value
+        return value
 
 
 _Events: type = _StrictYamlLoader
 if getattr(yaml, "__with_libyaml__", False):
-    class _CEvents(yaml.CSafeLoader):  # type: ignore[name-defined,misc]
-        """libyaml with the strict loader's implicit tags (no timestamps), resolved faster."""
-
-        resolve = _resolve
-
-    _CEvents.yaml_implicit_resolvers = _StrictYamlLoader.yaml_implicit_resolvers
-    _Events = _CEvents
+    _Events = yaml.CSafeLoader  # type: ignore[attr-defined]  # only its parser's events are used
 
 
 class _Unsupported(Exception):
@@ -102,10 +87,10 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
     # frames: [container, key of the next value (mappings; _KEY: a key comes next)]
     frames: list[list[Any]] = [[root, None]]
     braces = False
-    resolve, get_event = loader.resolve, loader.get_event
+    get_event = loader.get_event
     scalar_event, mapping_start = yaml.ScalarEvent, yaml.MappingStartEvent
     sequence_start = yaml.SequenceStartEvent
-    scalar_node, key, limit, tags = yaml.ScalarNode, _KEY, MAX_DATA_DEPTH + 1, _tags
+    key, limit = _KEY, MAX_DATA_DEPTH + 1
     while True:
         event = get_event()
         kind = type(event)
@@ -117,22 +102,31 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
         frame = frames[-1]
         if kind is scalar_event:
             tag = event.tag
-            if tag is None or tag == "!":
-                implicit = event.implicit
-                tag = (tags.get(event.value) or resolve(scalar_node, event.value, implicit)
-                       if implicit[0] else _STR)
-            if tag == _STR:
-                value = event.value
-                if "{{" in value:
-                    braces = True
-            elif tag in _SCALARS:
-                value = _SCALARS[tag](loader, scalar_node(tag, event.value, style=event.style))
-            else:
-                raise _Unsupported  # an explicit tag the strict loader refuses
+            try:
+                if tag is None or tag == "!":
+                    text = event.value
+                    if not event.implicit[0]:
+                        value = text
+                    elif type(frame[0]) is dict and frame[1] is key:  # a key: its raw float
+                        if text == "<<":
+                            raise _Unsupported  # a merge key
+                        value = resolve_plain(text, raw=True)
+                    else:
+                        value = _plain(text)
+                else:
+                    value = resolve_tagged(tag, event.value)
+                    if type(value) is float and not (type(frame[0]) is dict and frame[1] is key):
+                        value = json_value(value)
+            except NotJson as exc:
+                mark = event.start_mark
+                raise SpecError(f"invalid YAML at line {mark.line + 1}, column {mark.column + 1}: "
+                                f"{exc}", Location(origin)) from None
+            if type(value) is str and "{{" in value:
+                braces = True
             container = frame[0]
             if type(container) is dict:
                 if frame[1] is key:  # a mapping key
-                    frame[1] = value if type(value) is str else _key(value, origin, _at(frames, None))
+                    frame[1] = value if type(value) is str else _key(value, event, origin)
                     continue
                 if len(frames) > limit:
                     _too_deep(frames, origin)
@@ -145,10 +139,7 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
                 if len(frames) == 1:
                     break
         elif kind is mapping_start or kind is sequence_start:
-            mapping = kind is mapping_start
-            tag = event.tag
-            if tag is not None and tag != "!" and tag != (_MAP if mapping else _SEQ):
-                raise _Unsupported
+            mapping = kind is mapping_start  # a tag on it is ignored, as go-yaml v2 does
             if frame[1] is key:
                 raise _Unsupported  # a complex key
             if len(frames) > limit:
@@ -167,6 +158,16 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
 
 
 _KEY = object()
+
+
+def _key(value: Any, event: Any, origin: str) -> str:
+    """A key that is not a string, as kubectl makes it one (``yaml_rules.json_key``)."""
+    try:
+        return json_key(value)
+    except ValueError as exc:
+        mark = event.start_mark
+        raise SpecError(f"invalid YAML at line {mark.line + 1}, column {mark.column + 1}: {exc}",
+                        Location(origin)) from None
 
 
 def _at(frames: list[list[Any]], last: Any) -> str:
