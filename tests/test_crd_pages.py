@@ -6,6 +6,7 @@ from __future__ import annotations
 import posixpath
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import SHARED
@@ -139,14 +140,32 @@ def test_a_huge_tree_keeps_every_section_and_splits_as_deep_as_it_needs(
     monkeypatch.setattr(site, "_SPLIT_MIN", 10**9)  # only "the page needs the room" moves them
     path = tmp_path / "w.yaml"
     path.write_text(dump(widget_crd()), encoding="utf-8")
-    pages = generate([Release("w1", str(path))], versions=VersionsOptions(enabled=False)).pages
-    widget = {p: t for p, t in pages.items() if "/widget" in p}
+    site_ = generate([Release("w1", str(path))], versions=VersionsOptions(enabled=False))
+    widget = {p: t for p, t in site_.pages.items() if "/widget" in p}
     assert sorted(widget) == ["w1/example.com/v1/widget.md", "w1/example.com/v1/widget/spec.md",
                               "w1/example.com/v1/widget/spec.parts.md"]
     sections = [i for t in widget.values()
                 for i in re.findall(r'<section class="k8s-nested" id="([^"]+)"', t)]
     assert sorted(sections) == ["object-spec", "object-spec.parts"]
     assert "not shown" not in "".join(widget.values())
+    # the sub-pages are in the nav, under their kind
+    kind = "w1/example.com/v1/widget"
+    assert {"Widget": [{"Widget": f"{kind}.md"}, {"spec": f"{kind}/spec.md"},
+                       {"spec.parts": f"{kind}/spec.parts.md"}]} in json_walk(site_.nav)
+
+
+def json_walk(item: Any) -> list[Any]:
+    """Every dict and list nested in ``item`` (a nav)."""
+    out: list[Any] = []
+    stack = [item]
+    while stack:
+        value = stack.pop()
+        out.append(value)
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return out
 
 
 def test_a_huge_crd_tree_moves_its_top_level_objects_to_pages_of_their_own(
@@ -206,3 +225,16 @@ def test_nested_rows_have_the_link_and_word_breaks_of_property_rows(shared: Path
     assert row and ('<a class="k8s-field-link" href="#field-spec.acme.disableAccountKeyGeneration" '
                     'aria-label="Link to this field">#</a>') in row.group(0)
     assert "<code>disable<wbr>Account<wbr>Key<wbr>Generation</code>" in row.group(0)
+
+
+@pytest.mark.integration
+def test_crd_lifetime_counts_only_the_sites_releases() -> None:
+    """A CRD combined with Kubernetes 1.31 read "exists in 1.31 … (releases known: 1.25 to 1.37)":
+    the bundled Kubernetes releases say nothing about a CRD set."""
+    fixture = Path(__file__).parent / "fixtures" / "crds" / "kubectl-scalars.yaml"
+    page = generate([Release("1.31", "", (str(fixture),))], groups=["example.com"]).pages[
+        "1.31/example.com/v1/matcher.md"]
+    line = re.search(r'<p class="k8s-versions">Matcher v1 exists.*?</p>', page)
+    assert line is not None and "releases known" not in line.group(0)
+    assert ("Matcher v1 exists in 1.31; in any API version in 1.31 (this site's releases: 1.31; "
+            "a custom resource is known only in the releases its CRDs were read with)") in line.group(0)
