@@ -184,7 +184,7 @@ class _Links:
         return type_url, self.memo[key]  # type: ignore[return-value]
 
     def field(self, owner: str, f: Field, direct: bool) -> str | None:
-        nested = self.nested_row(owner, f, direct)
+        nested = self.nested_row(owner, f, direct, markdown=True)
         if nested is not None:
             return nested
         if direct:
@@ -203,10 +203,11 @@ class _Links:
             return f"{model.field_path}.{f.name}"
         return ".".join(target)
 
-    def nested_row(self, owner: str, f: Field, direct: bool) -> str | None:
+    def nested_row(self, owner: str, f: Field, direct: bool, markdown: bool = False) -> str | None:
         """``#field-spec.rules.matches.path.type``: the row of a field of a CRD or of an inline
-        object, anchored by its path on its root's page (or a sub-page of it); ``""`` when its object's
-        section is not shown; ``None`` for other fields."""
+        object, anchored by its path on its root's page (or a sub-page of it), as a published URL
+        (``markdown``: a ``.md`` link); ``""`` when its object has no section; ``None`` for other
+        fields."""
         model = self.api.models.get(owner)
         if model is None or not (model.field_path or model.crd is not None):
             return None
@@ -216,7 +217,9 @@ class _Links:
         path = f"{model.field_path}.{f.name}" if model.field_path else f.name
         anchor = "#" + path_anchor("field-", path, set())
         page = target[0]  # the kind's page, or a sub-page of a huge tree (views.site.SPLIT_AT)
-        return anchor if page == self.path else page_url(self.path, page) + anchor
+        if page == self.path:
+            return anchor
+        return (relative(self.path, page) if markdown else page_url(self.path, page)) + anchor
 
 
 @lru_cache(maxsize=16384)
