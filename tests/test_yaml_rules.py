@@ -15,7 +15,7 @@ from generator.cli import main
 from generator.errors import SpecError
 from generator.sources import fast_yaml, load_source
 from generator.sources.crd import parse_manifests
-from generator.sources.reader import _json_data
+from generator.sources.reader import _json_data, parse_document
 from generator.sources.yaml_loaders import FastLoader, StrictYamlLoader
 from generator.sources.yaml_rules import go_float_g, json_key, resolve_plain
 
@@ -67,13 +67,13 @@ def test_the_fixture_crd_loads_with_kubectls_values() -> None:
     assert schema["day"]["default"] == "2001-12-14"
     assert schema["padded"]["default"] == 8
     assert any("ConfigMap" in d.message and "skipped" in d.message for d in doc.diagnostics)
-    # the fallback (PyYAML's constructor, taken for merge keys) reads the same values
-    merged = FIXTURE.read_text(encoding="utf-8").replace("  scope: Namespaced\n",
-                                                          "  <<: {scope: Namespaced}\n")
-    assert fast_yaml.load_documents(merged, "o") is None
-    slow = parse_manifests(merged.encode(), "m.yaml")
-    fast = parse_manifests(FIXTURE.read_bytes(), "m.yaml")
-    assert [m.data for m in slow] == [m.data for m in fast]
+    # PyYAML's constructor (YAML specs, the fallback) reads the same values; so does a merge key
+    text = FIXTURE.read_text(encoding="utf-8")
+    fast = [m.data for m in parse_manifests(text.encode(), "m.yaml")]
+    for loader in (StrictYamlLoader, FastLoader):
+        assert [_json_data(d, "o") for d in yaml.load_all(text, Loader=loader)] == fast
+    merged = text.replace("  scope: Namespaced\n", "  <<: {scope: Namespaced}\n")
+    assert [m.data for m in parse_manifests(merged.encode(), "m.yaml")] == fast
 
 
 def _long_crd(bad: str, at: int, later: str) -> tuple[str, int]:
@@ -95,8 +95,8 @@ def _long_crd(bad: str, at: int, later: str) -> tuple[str, int]:
 @pytest.mark.parametrize("bad", [".inf", "!!int abc", ".nan"])
 def test_an_error_names_the_first_offending_line(tmp_path: Path, bad: str,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
-    """Also on the slow path (a merge key), where PyYAML constructs breadth first and named a
-    later, shallower value."""
+    """A later, shallower bad value is not named first (PyYAML constructs breadth first: it
+    named line 12219 for a problem first at line 82)."""
     text, line = _long_crd(bad, 20, bad)
     assert line > 80
     path = tmp_path / "c.yaml"
@@ -108,6 +108,14 @@ def test_an_error_names_the_first_offending_line(tmp_path: Path, bad: str,
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(path) in err[0] and f"line {line}," in err[0]
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("bad", ["!!int abc", ".inf"])
+def test_a_yaml_spec_error_names_the_first_offending_line(bad: str) -> None:
+    """PyYAML's constructor (YAML specs) too: the deep value at line 4, not the one at 55."""
+    text = f"a:\n  b:\n    c:\n      d: {bad}\n" + "x: 1\n" * 50 + f"e: {bad}\n"
+    with pytest.raises(SpecError, match=r"at line 4, column 10: |#/a/b/c/d"):
+        parse_document(text.encode(), "spec.yaml")
 
 
 def test_a_null_key_is_refused_with_its_line() -> None:

@@ -95,7 +95,11 @@ def parse_manifests(data: bytes, origin: str, *, as_yaml: bool | None = None) ->
     from generator.sources.yaml_loaders import FastLoader
 
     try:
-        fast = load_documents(text, origin)
+        try:
+            fast = load_documents(text, origin)
+        except SpecError:  # what kubectl refuses: a Helm template's {{ … }} is a complex key
+            _refuse_template_text(text, origin)
+            raise
         if fast is not None:
             documents, braces = fast
             return [Manifest(origin, i, len(documents), d, braces) for i, d in enumerate(documents)]

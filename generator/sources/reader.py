@@ -47,7 +47,8 @@ def _json_data(value: Any, origin: str) -> Any:
     """Check that a parsed YAML document is plain JSON data; scalar keys become strings and
     floats what ``encoding/json`` writes (``yaml_rules``: as kubectl reads YAML).
 
-    Iterative (no recursion limit to hit) and bounded in depth; raises naming the JSON pointer.
+    Iterative (no recursion limit to hit) and bounded in depth, in document order; raises naming
+    the JSON pointer of the first offending value.
     """
     root: list[Any] = [value]
     stack: list[tuple[Any, Any, str, int]] = [(root, 0, "", 0)]
@@ -60,9 +61,9 @@ def _json_data(value: Any, origin: str) -> Any:
             if not all(isinstance(k, str) for k in item):
                 item = {k if isinstance(k, str) else _key(k, origin, at): v for k, v in item.items()}
                 parent[key] = item
-            stack.extend((item, k, at + pointer(k), depth + 1) for k in item)
+            stack.extend((item, k, at + pointer(k), depth + 1) for k in reversed(item))
         elif isinstance(item, list):
-            stack.extend((item, i, at + pointer(i), depth + 1) for i in range(len(item)))
+            stack.extend((item, i, at + pointer(i), depth + 1) for i in reversed(range(len(item))))
         elif type(item) is float:
             try:
                 parent[key] = json_value(item)
@@ -103,11 +104,18 @@ def parse_document(data: bytes, origin: str) -> Any:
     if name.endswith((".yaml", ".yml")):
         import yaml
 
-        from generator.sources.yaml_loaders import StrictYamlLoader
+        from generator.sources.yaml_loaders import FirstErrorLoader, StrictYamlLoader
 
         try:
             document = yaml.load(text, Loader=StrictYamlLoader)  # a SafeLoader subclass
-        except yaml.YAMLError as exc:
+        except yaml.YAMLError as error:
+            exc = error
+            try:  # the first offending place in the text (PyYAML constructs breadth first)
+                yaml.load(text, Loader=FirstErrorLoader)
+            except yaml.YAMLError as first:
+                exc = first
+            except RecursionError:
+                pass
             mark = getattr(exc, "problem_mark", None)
             where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
             problem = getattr(exc, "problem", None) or "invalid YAML"

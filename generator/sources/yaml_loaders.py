@@ -108,6 +108,8 @@ class FirstErrorLoader(StrictYamlLoader):
     values after every sibling), which named a shallow value at line 12219 before a deeper one
     at line 82. Deeper recursion: for error messages only."""
 
+    compose_node = yaml.composer.Composer.compose_node  # aliases too: the error may be elsewhere
+
     def construct_document(self, node: Any) -> Any:
         data = self.construct_object(node, deep=True)
         self.constructed_objects, self.recursive_objects = {}, {}

@@ -30,7 +30,8 @@ YAML 1.1 resolver nor YAML 1.2's core schema. Encoded here, with where it differ
   the text and must agree (``!!int abc`` is refused; ``!!float 1`` is a number), ``!!binary`` is
   decoded base64; any other tag is ignored (a scalar is then its text).
 
-Aliases stay refused (a deliberate difference: no "billion laughs"); see ``docs/crd-pages.md``.
+Aliases and merge keys are structure, not scalars: ``fast_yaml`` expands and applies them as
+go-yaml v2 does (its alias ratio refuses a "billion laughs"); see ``docs/crd-pages.md``.
 """
 
 from __future__ import annotations
