@@ -213,7 +213,7 @@ class _Links:
             return None
         target = self.plan.target_of(owner)
         if target is None:
-            return ""  # a section over the page's limit (views.site.MAX_SECTIONS): no row to link
+            return ""  # an object without a section (not part of its root's tree): no row to link
         path = f"{model.field_path}.{f.name}" if model.field_path else f.name
         anchor = "#" + path_anchor("field-", path, set())
         page = target[0]  # the kind's page, or a sub-page of a huge tree (views.site.SPLIT_AT)

@@ -338,8 +338,9 @@ def _split_builders(plan: SitePlan, api: ApiSpec, taken: set[str]) -> dict[str, 
             continue
         moved: dict[str, str] = {}
         kept[name] = _split_index(index.root.members, page, page[:-3], BUILDER_KEPT, moved, taken, {})
-        if moved:
-            plan.builder_pages[name] = dict(sorted(moved.items(), key=lambda item: item[1]))
+        if moved:  # in index order (the nav lists them so)
+            plan.builder_pages[name] = {entry.anchor: moved[entry.anchor] for _, entry in index.entries()
+                                        if isinstance(entry, BuilderObject) and entry.anchor in moved}
     return kept
 
 
