@@ -109,16 +109,16 @@ def parse_document(data: bytes, origin: str) -> Any:
         try:
             document = yaml.load(text, Loader=StrictYamlLoader)  # a SafeLoader subclass
         except yaml.YAMLError as error:
-            exc = error
+            found: yaml.YAMLError = error
             try:  # the first offending place in the text (PyYAML constructs breadth first)
                 yaml.load(text, Loader=FirstErrorLoader)
             except yaml.YAMLError as first:
-                exc = first
+                found = first
             except RecursionError:
                 pass
-            mark = getattr(exc, "problem_mark", None)
+            mark = getattr(found, "problem_mark", None)
             where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
-            problem = getattr(exc, "problem", None) or "invalid YAML"
+            problem = getattr(found, "problem", None) or "invalid YAML"
             raise SpecError(f"invalid YAML at {where}: {problem}", Location(origin)) from None
         except RecursionError:
             raise SpecError("YAML nested too deeply", Location(origin)) from None

@@ -7,7 +7,7 @@ read: loading JSON sources (every ``diff`` of bundled releases) does not pay its
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
 from typing import Any
 
 import yaml
@@ -39,11 +39,11 @@ class _KubectlScalars:
             return STR
         return yaml.resolver.BaseResolver.resolve(self, kind, value, implicit)  # type: ignore[arg-type]
 
-    def construct_mapping(self, node: Any, deep: bool = False) -> dict[str, Any]:
+    def construct_mapping(self, node: Any, deep: bool = False) -> dict[Hashable, Any]:
         """Keys made strings as kubectl makes them (``yaml_rules.json_key``: ``1.0`` → ``1``,
         ``true``; a null key refused), before they can clash in a Python dict (1.0 == True)."""
         self.flatten_mapping(node)  # type: ignore[attr-defined]
-        mapping: dict[str, Any] = {}
+        mapping: dict[Hashable, Any] = {}
         for key_node, value_node in node.value:
             key = self.construct_object(key_node, deep=deep)  # type: ignore[attr-defined]
             if type(key) is not str:
