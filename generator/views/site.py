@@ -29,15 +29,16 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _UNSAFE_ANCHOR = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_SEGMENT = 80
 SPLIT_AT = 360_000
-"""Estimated Markdown bytes (``_section_bytes`` over the tree, plus what the page's builder index
-keeps: ``_builder_bytes``) of a kind page's nested-object tree above which its top-level objects
-(``spec``, ``status``…) move to pages of their own (``…/clusterIssuer/spec.md``); a sub-page
-splits the same way above ``SUBPAGE_SPLIT_AT``, as many times as the tree needs. Every nested
-object keeps its section and anchor (no cap: argo-cd's ApplicationSet has 1,600 of them), and
-every page of the corpus CRD sets stays under 500 KB of HTML."""
-SUBPAGE_SPLIT_AT = 480_000
+"""Estimated Markdown bytes of a kind's page (``_section_bytes`` of its table and of the nested
+objects it shows, plus the builder index it keeps: ``_split_builders``) above which the top-level
+objects of its tree (``spec``, ``status``…) move to pages of their own
+(``…/clusterIssuer/spec.md``), the largest first; a sub-page splits the same way above
+``SUBPAGE_SPLIT_AT``, as many times as the tree needs. Every nested object keeps its section and
+anchor (no cap), and every page of the corpus CRD sets stays under 500 KB of HTML (the estimate
+is within 15 % of the Markdown; the theme and nav add 20 to 40 KB)."""
+SUBPAGE_SPLIT_AT = 430_000
 _SPLIT_MIN = 20_000
-"""A subtree smaller than this stays on its parent's page (unless the page needs the room)."""
+"""A subtree smaller than this moves only when its page still needs the room."""
 COMPACT_AFTER = 300
 """A CRD kind with more builder functions than this gets the compact builder index
 (``views.builder_section``)."""
@@ -290,17 +291,17 @@ def _split_trees(plan: SitePlan, api: ApiSpec, taken: set[str], kept: dict[str, 
             move(child, page)
 
     def split(top: Model, page: str, limit: int) -> None:
-        """Split the tree under ``top`` (shown on ``page``) when it is over ``limit``: the big
-        subtrees (``_SPLIT_MIN``) move, then the largest others until the page is under it."""
+        """Split the tree under ``top`` (shown on ``page``) when it is over ``limit``: its
+        subtrees move, the largest first, until the page is under it (those under ``_SPLIT_MIN``
+        only when the page still needs the room)."""
         tree = size(top) if top.field_path else sum(size(c) for c in children.get(top.name, ()))
         if tree <= limit:
             return
         order = {f.name: i for i, f in enumerate(top.fields)}
-        below = children.get(top.name, [])
-        moved = [c for c in below if size(c) >= _SPLIT_MIN]
-        left = tree - sum(size(c) for c in moved)
-        for child in sorted((c for c in below if size(c) < _SPLIT_MIN),
-                            key=lambda c: (-size(c), c.field_path)):
+        moved: list[Model] = []
+        left = tree
+        for child in sorted(children.get(top.name, []),
+                            key=lambda c: (size(c) < _SPLIT_MIN, -size(c), c.field_path)):
             if left <= limit:
                 break
             moved.append(child)
