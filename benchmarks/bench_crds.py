@@ -1,6 +1,8 @@
-"""Issue 14 figures: CRD sets as releases.
+"""Issue 14 and 23 figures: CRD sets as releases.
 
-For the Gateway API v1.2.0 set, the cert-manager set and a ~5 MB set (every CRD file of
+For the Gateway API v1.2.0 set, the cert-manager set, the largest sets of ``../shared/crds/corpus``
+(argo-cd, cluster-api, crossplane, external-secrets, opentelemetry-operator; target ≤ 10 s each
+on 2 cores; ``--corpus all``: every corpus project) and a ~5 MB set (every CRD file of
 ``../shared/crds`` copied under renamed groups into a temporary directory until it holds 5 MB),
 prints the median of ``--runs`` runs (each in a fresh process) of the seconds to load and render
 every page (``generate``, versions feature on; target for 5 MB: ≤ 2 s) as wall and CPU time (the
@@ -12,7 +14,7 @@ the functions with the most own time of one profiled ``generate`` of the 5 MB se
 runs another checkout's generator and MkDocs build (before/after comparisons on the same machine
 state).
 
-Usage: python benchmarks/bench_crds.py [--runs 3] [--html] [--profile] [--repo DIR]
+Usage: python benchmarks/bench_crds.py [--runs 3] [--html] [--profile] [--repo DIR] [--corpus all]
 """
 
 from __future__ import annotations
@@ -56,6 +58,8 @@ profile.runcall(generate, [Release("set", sys.argv[1])])
 pstats.Stats(profile).sort_stats("tottime").print_stats(15)
 """
 GROUPS = ("gateway.networking.k8s.io", "cert-manager.io", "alb.networking.azure.io")
+LARGEST = ("argo-cd", "cluster-api", "crossplane", "external-secrets", "opentelemetry-operator")
+"""The largest corpus sets (by bytes; argo-cd's ApplicationSet is the largest kind)."""
 
 
 def five_mb_set(directory: Path, target: int = 5 * 1024 * 1024) -> int:
@@ -132,6 +136,8 @@ def main() -> None:
                         help="also profile one generate of the 5 MB set (cProfile, own time)")
     parser.add_argument("--repo", type=Path, default=REPO,
                         help="checkout whose generator runs (default: this one)")
+    parser.add_argument("--corpus", choices=("largest", "all", "none"), default="largest",
+                        help="which sets of ../shared/crds/corpus to measure too (default: the largest)")
     args = parser.parse_args()
     header(f"bench_crds: {args.repo.resolve()}")
     if os.environ.get("PYTHONDONTWRITEBYTECODE"):
@@ -141,8 +147,12 @@ def main() -> None:
         tmp = Path(name)
         big = tmp / "five-mb"
         size = five_mb_set(big)
+        corpus = SHARED / "crds" / "corpus"
+        names = {"largest": LARGEST, "none": (),
+                 "all": tuple(sorted(p.name for p in corpus.iterdir() if p.is_dir()))}[args.corpus]
         for label, source in (("gateway-api v1.2.0", SHARED / "crds" / "gateway-api" / "v1.2.0"),
                               ("cert-manager", SHARED / "crds" / "cert-manager"),
+                              *((f"corpus/{name}", corpus / name) for name in names),
                               (f"{size / 1e6:.1f} MB set", big)):
             print(label)
             measure(source, args.runs, args.repo.resolve())

@@ -253,3 +253,41 @@ def test_huge_crd_kind_gets_the_compact_index_with_every_anchor(shared: Path) ->
     # a kind under the limit keeps the full reference
     certificate = site.pages["cm/cert-manager.io/v1/certificate.md"]
     assert "### Builder function reference" in certificate and "k8s-builder-compact" not in certificate
+
+
+@pytest.mark.integration
+def test_a_huge_builder_index_moves_obj_groups_to_pages_of_their_own_every_anchor_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """argo-cd's ApplicationSet (8,852 functions, 1.31 MB of index on one page) in small: with
+    tiny budgets the members of ``obj spec`` move to ``functions.spec.md`` and those of
+    ``obj spec.parts`` below it to ``functions.spec.parts.md``; every line keeps its anchor on
+    exactly one page, the kind's own functions stay (the search index links them there)."""
+    from generator.views import builder_section, site
+
+    monkeypatch.setattr(site, "COMPACT_AFTER", 0)
+    monkeypatch.setattr(builder_section, "COMPACT_AFTER", 0)
+    monkeypatch.setattr(site, "BUILDER_KEPT", 1)
+    monkeypatch.setattr(site, "BUILDER_PAGE_AT", 1)
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd()), encoding="utf-8")
+    api = _api(path, "w1")
+    index = builder_index(api.models["com.example.v1.Widget"], api)
+    assert index is not None
+    result = generate([Release("w1", str(path))])
+    kind = "w1/example.com/v1/widget"
+    pages = {p: t for p, t in result.pages.items() if p.startswith(kind)}
+    assert {f"{kind}/functions.spec.md", f"{kind}/functions.spec.parts.md"} <= set(pages)
+    for _, entry in index.entries():
+        assert sum(t.count(f'id="{entry.anchor}"') for t in pages.values()) == 1, entry.anchor
+    main = pages[f"{kind}.md"]
+    assert all(f'id="{fn.anchor}"' in main for fn in index.root.functions)
+    assert re.search(r'<li id="obj-spec"><a href="[^"]*">obj spec</a>: <a class="k8s-builder-page" '
+                     r'href="\.\./widget/functions\.spec/">its \d+ functions</a></li>', main)
+    spec = pages[f"{kind}/functions.spec.md"]
+    assert spec.startswith("# Widget builder functions <code>spec</code>")
+    assert 'href="../functions.spec.parts/">its' in spec
+    nav = json.dumps(result.nav)
+    assert '{"functions: spec": "w1/example.com/v1/widget/functions.spec.md"}' in nav
+    gfm = generate([Release("w1", str(path))], page_format="gfm").pages
+    assert "listed [on a page of their own](widget/functions.spec.md)" in gfm[f"{kind}.md"]
+    assert gfm[f"{kind}/functions.spec.md"].startswith("# Widget builder functions `spec`")

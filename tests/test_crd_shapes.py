@@ -66,7 +66,7 @@ def test_real_near_misses_do_not_link(combined: ApiSpec) -> None:
 def test_the_page_links_the_core_types_page(shared: Path) -> None:
     site = generate([Release("1.31", "", (str(CRDS / "cert-manager"),))],
                     groups=["cert-manager.io", "core"])
-    page = site.pages["1.31/cert-manager.io/v1/issuer/spec.md"]  # spec's tree: a page of its own
+    page = site.pages["1.31/cert-manager.io/v1/issuer/spec.acme.md"]  # spec.acme's tree: its own page
     link = ('<span class="k8s-same">same shape as core/v1 '
             '<a href="../../../../core/v1/toleration/">Toleration</a></span>')
     row = re.search(r'<tr id="field-spec\.acme\.solvers\.http01\.ingress\.podTemplate\.spec\.tolerations">'

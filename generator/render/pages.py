@@ -7,6 +7,7 @@ from collections.abc import Callable, Container, Iterable
 import jinja2
 
 from generator.model.types import ApiSpec
+from generator.views.builder_section import builder_pages
 from generator.views.changes import ChangesPage
 from generator.views.crd import nested_objects_pages
 from generator.views.library import library_pages
@@ -79,6 +80,10 @@ def render_models(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
             nested_template = env.get_template("pages/nested.md.j2")
             for sub in nested_objects_pages(page.model, api, plan, page.release_title):
                 out[sub.path] = tidy(nested_template.render(page=sub))
+        if name in plan.builder_pages:
+            builders_template = env.get_template("pages/builders.md.j2")
+            for part in builder_pages(page.model, api, plan, page.release_title):
+                out[part.path] = tidy(builders_template.render(page=part))
     return out
 
 

@@ -95,7 +95,11 @@ def parse_manifests(data: bytes, origin: str, *, as_yaml: bool | None = None) ->
     from generator.sources.yaml_loaders import FastLoader
 
     try:
-        fast = load_documents(text, origin)
+        try:
+            fast = load_documents(text, origin)
+        except SpecError:  # what kubectl refuses: a Helm template's {{ … }} is a complex key
+            _refuse_template_text(text, origin)
+            raise
         if fast is not None:
             documents, braces = fast
             return [Manifest(origin, i, len(documents), d, braces) for i, d in enumerate(documents)]
@@ -112,16 +116,19 @@ def parse_manifests(data: bytes, origin: str, *, as_yaml: bool | None = None) ->
 
 
 def _python_yaml_error(text: str) -> yaml.YAMLError | None:
-    """The pure-Python parser's error for ``text`` (its messages are the documented ones)."""
+    """The pure-Python parser's error for ``text``, the first in document order (its messages
+    are the documented ones)."""
     import yaml
 
-    from generator.sources.yaml_loaders import StrictYamlLoader
+    from generator.sources.yaml_loaders import FirstErrorLoader
 
     try:
-        for _ in yaml.load_all(text, Loader=StrictYamlLoader):
+        for _ in yaml.load_all(text, Loader=FirstErrorLoader):
             pass
     except yaml.YAMLError as exc:
         return exc
+    except RecursionError:
+        return None
     return None
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, SpecError, pointer
+from generator.sources.yaml_rules import json_key, json_value
 
 MAX_SPEC_BYTES = 64 * 1024 * 1024
 """Upstream specs are ~4 MB; anything this large is refused rather than parsed."""
@@ -43,9 +44,11 @@ def read_bytes(path: Path, max_bytes: int = MAX_SPEC_BYTES) -> bytes:
 
 
 def _json_data(value: Any, origin: str) -> Any:
-    """Check that a parsed YAML document is plain JSON data; scalar keys become strings.
+    """Check that a parsed YAML document is plain JSON data; scalar keys become strings and
+    floats what ``encoding/json`` writes (``yaml_rules``: as kubectl reads YAML).
 
-    Iterative (no recursion limit to hit) and bounded in depth; raises naming the JSON pointer.
+    Iterative (no recursion limit to hit) and bounded in depth, in document order; raises naming
+    the JSON pointer of the first offending value.
     """
     root: list[Any] = [value]
     stack: list[tuple[Any, Any, str, int]] = [(root, 0, "", 0)]
@@ -58,20 +61,25 @@ def _json_data(value: Any, origin: str) -> Any:
             if not all(isinstance(k, str) for k in item):
                 item = {k if isinstance(k, str) else _key(k, origin, at): v for k, v in item.items()}
                 parent[key] = item
-            stack.extend((item, k, at + pointer(k), depth + 1) for k in item)
+            stack.extend((item, k, at + pointer(k), depth + 1) for k in reversed(item))
         elif isinstance(item, list):
-            stack.extend((item, i, at + pointer(i), depth + 1) for i in range(len(item)))
-        elif not isinstance(item, (str, int, float, bool, type(None))):
+            stack.extend((item, i, at + pointer(i), depth + 1) for i in reversed(range(len(item))))
+        elif type(item) is float:
+            try:
+                parent[key] = json_value(item)
+            except ValueError as exc:
+                raise SpecError(str(exc), Location(origin, at)) from None
+        elif not isinstance(item, (str, int, bool, type(None))):
             raise SpecError(f"unsupported value of type {type(item).__name__}", Location(origin, at))
     return root[0]
 
 
 def _key(key: Any, origin: str, at: str) -> str:
-    if isinstance(key, bool) or key is None:
-        return json.dumps(key)
-    if isinstance(key, (int, float)):
-        return str(key)
-    raise SpecError(f"unsupported object key of type {type(key).__name__}", Location(origin, at))
+    """A mapping key that is not a string, as kubectl makes it one (``yaml_rules.json_key``)."""
+    try:
+        return json_key(key)
+    except ValueError as exc:
+        raise SpecError(str(exc), Location(origin, at)) from None
 
 
 def _json_error(exc: json.JSONDecodeError, text: str) -> str:
@@ -96,14 +104,21 @@ def parse_document(data: bytes, origin: str) -> Any:
     if name.endswith((".yaml", ".yml")):
         import yaml
 
-        from generator.sources.yaml_loaders import StrictYamlLoader
+        from generator.sources.yaml_loaders import FirstErrorLoader, StrictYamlLoader
 
         try:
             document = yaml.load(text, Loader=StrictYamlLoader)  # a SafeLoader subclass
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
+        except yaml.YAMLError as error:
+            found: yaml.YAMLError = error
+            try:  # the first offending place in the text (PyYAML constructs breadth first)
+                yaml.load(text, Loader=FirstErrorLoader)
+            except yaml.YAMLError as first:
+                found = first
+            except RecursionError:
+                pass
+            mark = getattr(found, "problem_mark", None)
             where = f"line {mark.line + 1}, column {mark.column + 1}" if mark else "?"
-            problem = getattr(exc, "problem", None) or "invalid YAML"
+            problem = getattr(found, "problem", None) or "invalid YAML"
             raise SpecError(f"invalid YAML at {where}: {problem}", Location(origin)) from None
         except RecursionError:
             raise SpecError("YAML nested too deeply", Location(origin)) from None

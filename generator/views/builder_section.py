@@ -11,6 +11,7 @@ property-table row that documents the field. A hand-written k8s-libsonnet helper
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar
@@ -24,10 +25,11 @@ from generator.libsonnet.builders import (
     BuilderObject,
     builder_index,
 )
-from generator.model.types import ApiSpec, Field, TypeRef
+from generator.model.types import ApiSpec, Field, Model, TypeRef
+from generator.views import site
 from generator.views.pages import ModelPage, first_sentence
 from generator.views.properties import TypeLabel, field_anchor, type_label
-from generator.views.site import SitePlan, page_url, path_anchor
+from generator.views.site import SitePlan, page_url, path_anchor, relative
 
 LIBRARY_URL = "https://github.com/jsonnet-libs/k8s-libsonnet"
 CRD_LIBRARY_URL = "https://github.com/jsonnet-libs/k8s"
@@ -36,11 +38,12 @@ _MEMO = "builder_section"
 """The key of this module's links memo in ``SitePlan.memos``."""
 COLLAPSE_AFTER = 20
 """Indexes with more entries than this are shown collapsed."""
-COMPACT_AFTER = 300
+COMPACT_AFTER = site.COMPACT_AFTER
 """A CRD kind with more functions than this (cert-manager's ClusterIssuer: 517) gets the compact form:
 the index is the reference (each entry carries its anchor, each ``obj`` links its field's row),
-with no entry per function: the field-path tree already describes every field, and the page
-stays under 500 KB of HTML."""
+with no entry per function: the field-path tree already describes every field. A huge index
+(argo-cd's ApplicationSet: 8,852 functions) keeps its largest ``obj`` groups' members on pages of
+their own (``SitePlan.builder_pages``, ``builder_pages`` here), every line and anchor kept."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,10 @@ class IndexLine:
     """An ``obj``'s link to the property row of its field (the compact form shows it)."""
     closes: int = 0
     """How many nested lists end before this line (the depth it drops by from the line before)."""
+    moved_url: str | None = None
+    """An ``obj`` whose members are on a page of their own (``SitePlan.builder_pages``): its URL."""
+    moved_count: int = 0
+    """How many functions that page (and the pages under it) lists."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +88,8 @@ class BuilderEntryView:
     field_url: str | None = None
     """The same two links as published URLs (``../x/#field-y``), for raw HTML; MkDocs rewrites
     only Markdown links (see ``site.page_url``)."""
+    moved_href: str | None = None
+    """An ``obj`` whose members are on a page of their own: Markdown link to it."""
 
     @property
     def mixin(self) -> BuilderFunction | None:
@@ -114,6 +123,28 @@ class BuilderSection:
     new: BuilderFunction | None = None
     """The ``new`` of a kind (generated ``new(name)`` or a helper such as
     ``new(name, replicas=1, containers, podLabels={})``)."""
+    top: BuilderObject | None = None
+    """On a page of its own (``BuilderPage``): the ``obj`` whose members the section lists."""
+    pages: int = 0
+    """How many pages of their own the index's largest ``obj`` groups have (``builder_pages``)."""
+
+
+@dataclass
+class BuilderPage:
+    """Context of ``pages/builders.md.j2``: the members of one ``obj`` group of a huge CRD
+    kind's builder index (``SitePlan.builder_pages``), on a page of their own."""
+
+    path: str
+    version: str
+    model: Model
+    """The kind."""
+    section: BuilderSection
+    up: str
+    """Markdown link to the page the ``obj`` line is on, at its anchor."""
+    up_url: str
+    kind_href: str
+    kind_url: str
+    release_title: str = ""
 
 
 class _Links:
@@ -153,7 +184,7 @@ class _Links:
         return type_url, self.memo[key]  # type: ignore[return-value]
 
     def field(self, owner: str, f: Field, direct: bool) -> str | None:
-        nested = self.nested_row(owner, f, direct)
+        nested = self.nested_row(owner, f, direct, markdown=True)
         if nested is not None:
             return nested
         if direct:
@@ -172,20 +203,23 @@ class _Links:
             return f"{model.field_path}.{f.name}"
         return ".".join(target)
 
-    def nested_row(self, owner: str, f: Field, direct: bool) -> str | None:
+    def nested_row(self, owner: str, f: Field, direct: bool, markdown: bool = False) -> str | None:
         """``#field-spec.rules.matches.path.type``: the row of a field of a CRD or of an inline
-        object, anchored by its path on its root's page (or a sub-page of it); ``""`` when its object's
-        section is not shown; ``None`` for other fields."""
+        object, anchored by its path on its root's page (or a sub-page of it), as a published URL
+        (``markdown``: a ``.md`` link); ``""`` when its object has no section; ``None`` for other
+        fields."""
         model = self.api.models.get(owner)
         if model is None or not (model.field_path or model.crd is not None):
             return None
         target = self.plan.target_of(owner)
         if target is None:
-            return ""  # a section over the page's limit (views.site.MAX_SECTIONS): no row to link
+            return ""  # an object without a section (not part of its root's tree): no row to link
         path = f"{model.field_path}.{f.name}" if model.field_path else f.name
         anchor = "#" + path_anchor("field-", path, set())
         page = target[0]  # the kind's page, or a sub-page of a huge tree (views.site.SPLIT_AT)
-        return anchor if page == self.path else page_url(self.path, page) + anchor
+        if page == self.path:
+            return anchor
+        return (relative(self.path, page) if markdown else page_url(self.path, page)) + anchor
 
 
 @lru_cache(maxsize=16384)
@@ -197,8 +231,10 @@ class _Collector:
     """Index lines and entries of one page, depth first; an ``obj`` group's contents are reused
     from other pages of the same directory (they do not depend on the page)."""
 
-    def __init__(self, links: _Links) -> None:
+    def __init__(self, links: _Links, moved: dict[str, str] | None = None) -> None:
         self.links = links
+        self.moved = moved or {}
+        """``obj`` anchor → the page its members are on (``SitePlan.builder_pages``)."""
         self.lines: list[IndexLine] = []
         self.entries: list[BuilderEntryView] = []
         self.count = 0
@@ -256,13 +292,21 @@ class _Collector:
         assert obj.field is not None
         direct = depth == 0
         type_url, field_url = self.links.urls(obj.field.type, obj.owner, obj.field, direct)
-        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members),
-                                    field_url=field_url, closes=self.closes(depth)))
+        moved = self.moved.get(obj.anchor)
+        path = self.links.path
+        count = sum(1 for _, e in _walk(obj.members) if not isinstance(e, BuilderObject)) if moved else 0
+        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members) and not moved,
+                                    field_url=field_url, closes=self.closes(depth),
+                                    moved_url=page_url(path, moved) if moved else None,
+                                    moved_count=count))
         self.entries.append(BuilderEntryView(
             "obj", obj=obj, field=obj.field, json_path=self.links.json_path(obj.owner, obj.field, obj.target),
             type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field, direct),
             direct=direct, summary=_summary(obj.field.description), type_url=type_url,
-            field_url=field_url))
+            field_url=field_url, moved_href=relative(path, moved) if moved else None))
+        if moved:
+            self.count += count
+            return
         key = ("obj", obj.uid)
         cached = self.links.memo.get(key)
         if cached is None:
@@ -276,25 +320,37 @@ class _Collector:
         self.helpers += helpers
 
 
+def _walk(members: tuple[BuilderEntry, ...]) -> Iterator[tuple[int, BuilderEntry]]:
+    stack = [(0, m) for m in reversed(members)]
+    while stack:
+        depth, entry = stack.pop()
+        yield depth, entry
+        if isinstance(entry, BuilderObject):
+            stack.extend((depth + 1, m) for m in reversed(entry.members))
+
+
 def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
     """The section of ``page``; ``None`` when the model has no builder functions."""
     index = builder_index(page.model, api)
     return None if index is None else index_section(index, page.path, api, plan)
 
 
-def index_section(index: BuilderIndex, path: str, api: ApiSpec, plan: SitePlan
-                  ) -> BuilderSection | None:
+def index_section(index: BuilderIndex, path: str, api: ApiSpec, plan: SitePlan,
+                  top: BuilderObject | None = None) -> BuilderSection | None:
     """The section of ``index`` on page ``path`` (a model's, or a helper-only library object's:
-    ``views.library``); ``None`` when it has no functions."""
-    collector = _Collector(_Links(path, api, plan))
-    collector.level(index.root.members, 0)
+    ``views.library``; ``top``: the members of that ``obj`` on a page of their own); ``None``
+    when it has no functions."""
+    moved = plan.builder_pages.get(index.model) if index.crd else None
+    collector = _Collector(_Links(path, api, plan), moved)
+    collector.level(index.root.members if top is None else top.members, 0)
     if not collector.count:
         return None
     if index.crd:
         return BuilderSection(index, index.call, collector.lines, collector.entries,
                               collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                               library_url=CRD_LIBRARY_URL, crd=True, new=index.function("new"),
-                              compact=collector.count > COMPACT_AFTER)
+                              compact=len(index) > COMPACT_AFTER, top=top,
+                              pages=len(moved or ()))
     return BuilderSection(index, index.call, collector.lines, collector.entries,
                           collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                           helper_count=collector.helpers, new=index.function("new"))
@@ -303,3 +359,30 @@ def index_section(index: BuilderIndex, path: str, api: ApiSpec, plan: SitePlan
 def builders_hook(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
     """Section hook (``pipeline.default_hooks``): the page's builder section, if any."""
     return builder_section(page, api, plan)
+
+
+def builder_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str) -> list[BuilderPage]:
+    """The pages of the ``obj`` groups of ``model``'s builder index that have one (none unless
+    the index is huge: ``SitePlan.builder_pages``), in index order."""
+    moved = plan.builder_pages.get(model.name)
+    index = builder_index(model, api) if moved else None
+    if index is None or not moved:
+        return []
+    home = plan.model_pages[model.name]
+    pages = []
+    above: list[tuple[int, str]] = []  # the moved objs the walk is in: (depth, page)
+    for depth, entry in index.entries():
+        while above and above[-1][0] >= depth:
+            above.pop()
+        if not isinstance(entry, BuilderObject) or entry.anchor not in moved:
+            continue
+        parent = above[-1][1] if above else home  # the page the obj's line is on
+        sub = moved[entry.anchor]
+        above.append((depth, sub))
+        section = index_section(index, sub, api, plan, entry)
+        if section is not None:
+            pages.append(BuilderPage(sub, api.version, model, section,
+                                     f"{relative(sub, parent)}#{entry.anchor}",
+                                     f"{page_url(sub, parent)}#{entry.anchor}",
+                                     relative(sub, home), page_url(sub, home), title))
+    return pages

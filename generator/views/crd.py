@@ -108,9 +108,8 @@ class NestedObjectsPage:
 def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
                     anchors: set[str], top: Model | None = None) -> tuple[list[NestedSection], int]:
     """Sections of the nested objects under ``model`` shown on ``page`` (from ``top`` down on a
-    sub-page), depth first in field order, and how many more there are beyond
-    ``views.site.MAX_SECTIONS`` (only those ``plan_site`` gave an anchor are shown; the others'
-    types read "object", unlinked; counted on the kind's page)."""
+    sub-page), depth first in field order, and how many are not shown anywhere: none (every
+    nested object has its section, on this page or a sub-page: ``views.site.plan_site``)."""
     if top is None and not any(NESTED_SEPARATOR in f.type.referenced() for f in model.fields):
         return [], 0
     children: dict[str, list[Model]] = {}
@@ -123,7 +122,7 @@ def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
         child, depth = stack.pop()
         found = plan.target_of(child.name)
         if found is None or found[0] != page:
-            continue  # over the page's limit, or on a page of its own (and so is all under it)
+            continue  # on a page of its own (and so is all under it)
         anchor = found[1]
         anchors.add(anchor)
         parent = api.models[child.parent]
@@ -137,10 +136,7 @@ def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
                                  property_rows(child, api, plan, page, anchors),
                                  same_shape(child, api, plan, page)))
         stack.extend((c, depth + 1) for c in reversed(_ordered(child, children.get(child.name, []))))
-    if top is not None:
-        return out, 0
-    total = sum(len(c) for c in children.values())
-    return out, total - sum(1 for c in api.nested.get(model.name, ()) if plan.target_of(c.name))
+    return out, 0
 
 
 def nested_page_links(page: str, api: ApiSpec, plan: SitePlan) -> list[NestedPageLink]:

@@ -44,7 +44,7 @@ def release_nav(api: ApiSpec, plan: SitePlan, extra: Sequence[tuple[str, str]] =
     for group, versions in api.tree.items():
         group_items: list[NavItem] = [plan.group_index(group)]
         for api_version, models in versions.items():
-            model_items = [{nav_title(m.kind): plan.model_pages[m.name]} for m in models]
+            model_items = [kind_item(m.kind, m.name, plan) for m in models]
             model_items += library.get((group, api_version), [])
             if len(model_items) > SPLIT_AFTER:
                 model_items = alphabetical_ranges(model_items)
@@ -55,6 +55,24 @@ def release_nav(api: ApiSpec, plan: SitePlan, extra: Sequence[tuple[str, str]] =
                 group_items.extend(model_items)
         groups.append({nav_title(group): group_items})
     return {nav_title(release_title(api)): groups}
+
+
+def kind_item(kind: str, name: str, plan: SitePlan) -> NavItem:
+    """``{Kind: page}``; a kind whose nested objects or builder functions have pages of their own
+    (a huge CRD: ``SitePlan.nested_pages``, ``SitePlan.builder_pages``) is a section: its page,
+    then those pages in tree order (``spec``, ``spec.generators``…, then ``functions: spec``…)."""
+    page = plan.model_pages[name]
+    parts: list[NavItem] = []
+    stack = list(reversed(plan.nested_pages.get(page, ())))
+    while stack:
+        sub, _ = stack.pop()
+        parts.append({nav_title(sub.rsplit("/", 1)[1][:-3]): sub})
+        stack.extend(reversed(plan.nested_pages.get(sub, ())))
+    parts += [{nav_title("functions: " + sub.rsplit("/", 1)[1][:-3].removeprefix("functions.")): sub}
+              for sub in plan.builder_pages.get(name, {}).values()]
+    if not parts:
+        return {nav_title(kind): page}
+    return {nav_title(kind): [{nav_title(kind): page}, *parts]}
 
 
 def alphabetical_ranges(items: list[dict[str, str]]) -> list[NavItem]:

@@ -68,7 +68,7 @@ class ModelPage:
     nested: list[NestedSection] = field(default_factory=list)
     """Nested objects (field-path tree), each a section with a property table (block ``nested``)."""
     nested_omitted: int = 0
-    """Nested objects beyond ``views.site.MAX_SECTIONS``, not shown (the page says how many)."""
+    """Nested objects not shown: always 0 (every nested object has its section, ``views.site``)."""
     nested_pages: list[NestedPageLink] = field(default_factory=list)
     """Parts of a huge nested-object tree on pages of their own (``views.site.SPLIT_AT``)."""
     field_paths: FieldPathBox | None = None

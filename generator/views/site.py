@@ -17,25 +17,38 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from generator.libsonnet.builders import camel_lower, helper_objects
+from generator.libsonnet.builders import (
+    BuilderEntry,
+    BuilderObject,
+    builder_index,
+    camel_lower,
+    helper_objects,
+)
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec, Model
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _UNSAFE_ANCHOR = re.compile(r"[^A-Za-z0-9._-]+")
 MAX_SEGMENT = 80
-MAX_SECTIONS = 400
-"""Nested-object sections on one page (a huge CRD's deepest ones beyond it are left out, and
-the page says how many), which keeps pages of real CRD sets well under 500 KB of HTML."""
-SPLIT_AT = 250_000
-"""Estimated Markdown bytes (``_section_bytes`` over the tree) of a page's nested-object tree above which its
-top-level objects (``spec``, ``status``…) move to pages of their own
-(``…/clusterIssuer/spec.md``); a sub-page splits the same way above ``SUBPAGE_SPLIT_AT``. This
-keeps every page of real CRD sets (cert-manager's Issuer: ~500 KB of HTML in one page) well
-under 500 KB of HTML, every section and anchor kept."""
-SUBPAGE_SPLIT_AT = 480_000
+SPLIT_AT = 360_000
+"""Estimated Markdown bytes of a kind's page (``_section_bytes`` of its table and of the nested
+objects it shows, plus the builder index it keeps: ``_split_builders``) above which the top-level
+objects of its tree (``spec``, ``status``…) move to pages of their own
+(``…/clusterIssuer/spec.md``), the largest first; a sub-page splits the same way above
+``SUBPAGE_SPLIT_AT``, as many times as the tree needs. Every nested object keeps its section and
+anchor (no cap), and every page of the corpus CRD sets stays under 500 KB of HTML (the estimate
+is within 15 % of the Markdown; the theme and nav add 20 to 40 KB)."""
+SUBPAGE_SPLIT_AT = 430_000
 _SPLIT_MIN = 20_000
-"""A subtree smaller than this stays on its parent's page."""
+"""A subtree smaller than this moves only when its page still needs the room."""
+COMPACT_AFTER = 300
+"""A CRD kind with more builder functions than this gets the compact builder index
+(``views.builder_section``)."""
+BUILDER_KEPT = 150_000
+"""Estimated bytes of a compact builder index a page keeps; beyond it the members of its largest
+``obj`` groups move to pages of their own (``…/applicationSet/functions.spec.generators.md``), each
+split the same way above ``BUILDER_PAGE_AT``: every function keeps its line and anchor."""
+BUILDER_PAGE_AT = 350_000
 RESERVED = frozenset({"index", "changes", "assets", "search", "404"})
 """Names the site itself uses, compared case-insensitively."""
 WINDOWS_DEVICES = frozenset({"con", "prn", "aux", "nul", *(f"com{i}" for i in range(10)),
@@ -157,6 +170,9 @@ class SitePlan:
     nested_pages: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     """Page (a kind's, or a sub-page) → its sub-pages as (page path, nested object shown at the
     top of it), in field order: parts of a huge nested-object tree (``SPLIT_AT``)."""
+    builder_pages: dict[str, dict[str, str]] = field(default_factory=dict)
+    """Kind (definition name) → the ``obj`` groups of its builder index whose members are on a
+    page of their own (``BUILDER_KEPT``): ``obj`` anchor → that page, in index order."""
     library_pages: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     """k8s-libsonnet objects of hand-written helpers only, no definition having their path
     (``core.v1.list``) → (page, group, API version): a page at the library's path
@@ -237,17 +253,15 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
             continue
         plan.model_pages[name] = _claim(plan, model, taken)
     used: dict[str, set[str]] = {}
-    counts: dict[str, int] = {}
     nested = [m for m in api.models.values() if m.field_path and m.root in plan.model_pages]
     for model in sorted(nested, key=lambda m: (len(m.field_path), m.name)):  # parents first
         page = plan.model_pages[model.root]
-        if counts.get(page, 0) >= MAX_SECTIONS or (
-                model.parent != model.root and model.parent not in plan.sections):
-            continue  # over the page's limit: shown as a plain "object", counted on the page
-        counts[page] = counts.get(page, 0) + 1
+        if model.parent != model.root and model.parent not in plan.sections:
+            continue  # under an object that is not a nested object of this tree
         anchor = path_anchor("object-", model.field_path, used.setdefault(page, set()))
         plan.sections[model.name] = (page, anchor)
-    _split_trees(plan, api, taken)
+    kept = _split_builders(plan, api, taken)
+    _split_trees(plan, api, taken, kept)
     for path, (group, api_version) in helper_objects(api).items():  # after every model's page
         directory = plan.api_version_dir(group, api_version)
         stem = safe_segment(path.rsplit(".", 1)[1])
@@ -259,8 +273,9 @@ def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
     return plan
 
 
-def _split_trees(plan: SitePlan, api: ApiSpec, taken: set[str]) -> None:
-    """Move the top-level subtrees of huge nested-object trees to sub-pages (``SPLIT_AT``)."""
+def _split_trees(plan: SitePlan, api: ApiSpec, taken: set[str], kept: dict[str, int]) -> None:
+    """Move the subtrees of huge nested-object trees to sub-pages (``SPLIT_AT``); ``kept``: the
+    estimated bytes of the builder index each kind's page keeps (``_split_builders``)."""
     children: dict[str, list[Model]] = {}
     for name in plan.sections:
         model = api.models[name]
@@ -278,13 +293,22 @@ def _split_trees(plan: SitePlan, api: ApiSpec, taken: set[str]) -> None:
             move(child, page)
 
     def split(top: Model, page: str, limit: int) -> None:
-        """Split the tree under ``top`` (shown on ``page``) when it is over ``limit``."""
+        """Split the tree under ``top`` (shown on ``page``) when it is over ``limit``: its
+        subtrees move, the largest first, until the page is under it (those under ``_SPLIT_MIN``
+        only when the page still needs the room)."""
         tree = size(top) if top.field_path else sum(size(c) for c in children.get(top.name, ()))
         if tree <= limit:
             return
         order = {f.name: i for i, f in enumerate(top.fields)}
-        moved = sorted((c for c in children.get(top.name, ()) if size(c) >= _SPLIT_MIN),
-                       key=lambda c: (order.get(_last_field(c), len(order)), c.field_path))
+        moved: list[Model] = []
+        left = tree
+        for child in sorted(children.get(top.name, []),
+                            key=lambda c: (size(c) < _SPLIT_MIN, -size(c), c.field_path)):
+            if left <= limit:
+                break
+            moved.append(child)
+            left -= size(child)
+        moved.sort(key=lambda c: (order.get(_last_field(c), len(order)), c.field_path))
         for child in moved:
             directory = page[:-3] if not top.field_path else page.rsplit("/", 1)[0]
             stem = safe_segment(plan.sections[child.name][1].removeprefix("object-"), allow_dots=True)
@@ -298,7 +322,82 @@ def _split_trees(plan: SitePlan, api: ApiSpec, taken: set[str]) -> None:
 
     for name, page in list(plan.model_pages.items()):
         if name in children:
-            split(api.models[name], page, SPLIT_AT)
+            model = api.models[name]
+            split(model, page, max(SPLIT_AT - kept.get(name, 0) - _section_bytes(model), 0))
+
+
+def _split_builders(plan: SitePlan, api: ApiSpec, taken: set[str]) -> dict[str, int]:
+    """Move the members of the largest ``obj`` groups of huge compact builder indexes to pages
+    of their own (``BUILDER_KEPT``, ``SitePlan.builder_pages``); the estimated bytes of the
+    builder index each CRD kind's page keeps."""
+    kept: dict[str, int] = {}
+    for name, page in list(plan.model_pages.items()):
+        model = api.models[name]
+        index = builder_index(model, api) if model.crd is not None else None
+        if index is None:
+            continue
+        if len(index) <= COMPACT_AFTER:  # the full reference: ~500 bytes an entry
+            kept[name] = sum(500 + 3 * len(entry.anchor) for _, entry in index.entries())
+            continue
+        moved: dict[str, str] = {}
+        kept[name] = _split_index(index.root.members, page, page[:-3], BUILDER_KEPT, moved, taken, {})
+        if moved:  # in index order (the nav lists them so)
+            plan.builder_pages[name] = {entry.anchor: moved[entry.anchor] for _, entry in index.entries()
+                                        if isinstance(entry, BuilderObject) and entry.anchor in moved}
+    return kept
+
+
+def _index_bytes(members: tuple[BuilderEntry, ...], sizes: dict[int, int]) -> int:
+    """``_line_bytes`` of ``members`` and everything under them; ``sizes``: of each ``obj``'s
+    members, filled in."""
+    total = 0
+    for entry in members:
+        total += _line_bytes(entry)
+        if isinstance(entry, BuilderObject):
+            if entry.uid not in sizes:
+                sizes[entry.uid] = _index_bytes(entry.members, sizes)
+            total += sizes[entry.uid]
+    return total
+
+
+def _split_index(members: tuple[BuilderEntry, ...], page: str, directory: str, limit: int,
+                 moved: dict[str, str], taken: set[str], sizes: dict[int, int]) -> int:
+    """Move the members of the largest ``obj`` groups among ``members`` (shown on ``page``) to
+    pages of their own until the page is under ``limit`` (``moved``: obj anchor → page); the
+    bytes left on the page."""
+    total = _index_bytes(members, sizes)
+    objects: list[BuilderObject] = []
+    stack = [m for m in members if isinstance(m, BuilderObject)]
+    while stack:  # every obj shown on this page, the largest first
+        obj = stack.pop()
+        objects.append(obj)
+        stack.extend(m for m in obj.members if isinstance(m, BuilderObject))
+    objects.sort(key=lambda o: (-sizes[o.uid], o.anchor))
+    chosen: list[BuilderObject] = []
+    for obj in objects:
+        if total <= limit:
+            break
+        if any(obj.path[:len(c.path)] == c.path for c in chosen):
+            continue  # inside an obj that already moved
+        chosen.append(obj)
+        total -= sizes[obj.uid]
+    for obj in sorted(chosen, key=lambda o: o.path):
+        stem = safe_segment("functions." + obj.dotted, allow_dots=True)
+        sub = f"{directory}/{stem}.md"
+        if sub.lower() in taken:
+            sub = f"{directory}/{stem}-{_digest(obj.anchor)}.md"
+        taken.add(sub.lower())
+        moved[obj.anchor] = sub
+        _split_index(obj.members, sub, directory, BUILDER_PAGE_AT, moved, taken, sizes)
+    return total
+
+
+def _line_bytes(entry: BuilderEntry) -> int:
+    """Roughly the HTML bytes of a compact builder index line (``partials/builder_index``): its
+    id, its name and, for an ``obj``, the link to its field's row."""
+    if isinstance(entry, BuilderObject):
+        return 60 + len(entry.anchor) + len(entry.name) + 3 * sum(len(p) for p in entry.target)
+    return 22 + len(entry.anchor) + len(entry.name)
 
 
 def _last_field(model: Model) -> str:

@@ -53,7 +53,10 @@ class OtherVersions:
     kind_lifetime: tuple[tuple[str, str], ...]
     """Runs of known releases that have the model in any API version."""
     known: tuple[str, str]
-    """First and last release the timeline knows."""
+    """First and last release the timeline knows (a CRD: of the site's own releases)."""
+    crd: bool = False
+    """A CRD's model: the lifetimes count only the site's releases (what the Kubernetes releases
+    of the timeline have says nothing about a CRD set)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +149,12 @@ def other_versions(model: Model, version: str, page: str, site: PublishedRelease
                 links.append(VersionLink(api_version, href, path))
         entries.append(ReleaseEntry(release, release == version, tuple(links)))
     timeline = site.timeline
+    if model.crd is not None:  # only the site's releases were read with the CRD sets
+        return OtherVersions(
+            kind=model.kind, api_version=model.api_version, releases=tuple(entries),
+            lifetime=tuple(ranges(timeline.releases_of(key, model.api_version), site.order)),
+            kind_lifetime=tuple(ranges(timeline.releases_of(key), site.order)),
+            known=(site.order[0], site.order[-1]) if site.order else ("", ""), crd=True)
     return OtherVersions(
         kind=model.kind, api_version=model.api_version, releases=tuple(entries),
         lifetime=tuple(ranges(timeline.releases_of(key, model.api_version), timeline.releases)),
