@@ -27,7 +27,6 @@ it with the theme's) gets the navigation just rendered for it.
 
 from __future__ import annotations
 
-import logging
 import posixpath
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -38,14 +37,14 @@ import jinja2
 from jinja2 import pass_context
 from markupsafe import Markup
 
+from generator.mkdocs.accelerators import turned_off
+
 NAV = "partials/nav.html"
 NAV_ITEM = "partials/nav-item.html"
 _THEME_NAV = "k8s-api-docs/theme-nav.html"
 """The theme's own ``partials/nav.html`` (or a ``custom_dir`` override), under another name."""
 _WRAPPER = "{{ k8s_api_docs_nav() }}"
 """What ``partials/nav.html`` becomes: exactly the text the theme's template renders."""
-
-log = logging.getLogger(__name__)
 
 Parts = tuple[str, ...]
 Span = tuple[int, int]
@@ -54,11 +53,10 @@ Span = tuple[int, int]
 def same_as_theme(cache: Any, cached: str, theirs: str, what: str) -> bool:
     """Whether a cache's result equals the theme's own for the same page; if not, the cache
     (``NavCache``, ``page_cache.PageCache``) is turned off for the rest of the build, and why is
-    logged."""
+    logged (once)."""
     if cached == theirs:
         return True
-    log.info("k8s-api-docs: %s differs from the theme's; the theme renders the rest of the build",
-             what)
+    turned_off(cache.name, f"{what} differs from the theme's")
     cache.enabled = False
     return False
 
@@ -151,6 +149,8 @@ class _Nav:
 
 class NavCache:
     """Installed into a build's theme environment by ``install``; state lives for that build."""
+
+    name = "nav_cache"
 
     def __init__(self, env: jinja2.Environment, verify: int = 1, across: bool = True) -> None:
         self.env = env

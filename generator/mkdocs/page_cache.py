@@ -58,6 +58,8 @@ class Skeleton:
 class PageCache:
     """Installed into a build's theme environment by ``install``; state lives for that build."""
 
+    name = "page_cache"
+
     def __init__(self, env: jinja2.Environment, nav: NavCache, verify: int = 2) -> None:
         self.env = env
         self.nav = nav
