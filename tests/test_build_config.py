@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO
+from helpers.paths import FIXTURES, REPO
 
 from generator import sources
 from generator.build import incremental

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from conftest import FIXTURES, REPO
+from helpers.paths import FIXTURES, REPO
 
 from generator.cli import main
 

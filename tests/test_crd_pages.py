@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
 from crd_fixtures import dump, widget_crd
+from helpers.paths import SHARED
 
 from generator.build.pipeline import generate
 from generator.config import Release, VersionsOptions

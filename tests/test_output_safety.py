@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO
+from helpers.paths import FIXTURES, REPO
 
 from generator.build.pipeline import generate
 from generator.cli import main
@@ -28,6 +28,8 @@ DANGLING = FIXTURES / "bad" / "dangling-ref.json"
 PAUSED_WRITER = """
 import os, sys
 import generator.output.writer as writer
+
+pytestmark = pytest.mark.integration
 real_write = writer.write_page
 pause_after = int(os.environ["PAUSE_AFTER"])
 written = 0

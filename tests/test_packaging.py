@@ -6,7 +6,10 @@ import subprocess
 import sys
 import zipfile
 
-from conftest import REPO
+import pytest
+from helpers.paths import REPO
+
+pytestmark = pytest.mark.integration
 
 
 def test_wheel_contains_templates(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import SPECS, need_shared
+from helpers.paths import SPECS, need_shared
 from pagetext import notes, table_rows
 
 from generator.build.pipeline import generate

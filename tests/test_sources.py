@@ -7,7 +7,7 @@ import json
 
 import pytest
 import yaml
-from conftest import FIXTURES, SPECS, need_shared
+from helpers.paths import FIXTURES, SPECS, need_shared
 
 from generator.build.pipeline import generate
 from generator.config import Release
@@ -15,6 +15,8 @@ from generator.model.normalize import build_api
 from generator.sources import load_source
 from generator.sources.jsonschema_pkg import available_versions
 from generator.sources.known_differences import COMPARED_RELEASES, KNOWN_DIFFERENCES
+
+pytestmark = pytest.mark.integration
 
 ZOO = FIXTURES / "specs" / "zoo-v2.json"
 

@@ -4,8 +4,7 @@ that (a sample or its first pages compared with the theme's own output), falls b
 and Material's own rendering, and says once, in the log, when it turns itself off:
 
 - ``headings_page``: model pages without Python-Markdown (MkDocs' private link processor);
-- ``nav_cache``: Material's navigation derived from another page's (its ``nav-item`` macro);
-- ``page_cache``: the rest of Material's page once per URL depth (its header markup).
+- ``nav_cache``: Material's navigation derived from another page's (its ``nav-item`` macro).
 
 ``K8S_API_DOCS_ACCELERATORS`` chooses them: unset or ``all``, every one; ``none``; or a comma
 list of names (benchmarks and the byte-equality tests build with and without each).
@@ -17,7 +16,7 @@ import logging
 import os
 
 ENV = "K8S_API_DOCS_ACCELERATORS"
-NAMES = ("headings_page", "nav_cache", "page_cache")
+NAMES = ("headings_page", "nav_cache")
 
 log = logging.getLogger("mkdocs.plugins.k8s-api-docs")
 _said: set[str] = set()

@@ -21,8 +21,7 @@ with URLs not ending in ``/``, and every page for which no D fits. With template
 (``custom_dir``, ``across=False``) only sibling pages of one section are derived (the two entries
 are page entries). The first derived navigation, and the first of each kind (the level where the
 paths part, and what the two entries are), is also rendered in full and compared; if the two
-differ, the theme renders the rest of the build. A page rendered again (``page_cache`` comparing
-it with the theme's) gets the navigation just rendered for it.
+differ, the theme renders the rest of the build.
 """
 
 from __future__ import annotations
@@ -51,9 +50,8 @@ Span = tuple[int, int]
 
 
 def same_as_theme(cache: Any, cached: str, theirs: str, what: str) -> bool:
-    """Whether a cache's result equals the theme's own for the same page; if not, the cache
-    (``NavCache``, ``page_cache.PageCache``) is turned off for the rest of the build, and why is
-    logged (once)."""
+    """Whether the cache's result equals the theme's own for the same page; if not, the cache is
+    turned off for the rest of the build, and why is logged (once)."""
     if cached == theirs:
         return True
     turned_off(cache.name, f"{what} differs from the theme's")
@@ -167,8 +165,6 @@ class NavCache:
         self.collapsed: dict[tuple[str, Parts], str] = {}
         """Collapsed entries by entry and the URL directory they are seen from."""
         self.hits = self.misses = 0
-        self.last: tuple[str, dict[str, Any]] | None = None
-        """The latest navigation rendered and its variables (``page_cache`` cuts pages there)."""
 
     def install(self) -> None:
         source = self.env.loader.get_source(self.env, NAV)[0] if self.env.loader else None
@@ -183,17 +179,7 @@ class NavCache:
         self.env.globals["k8s_api_docs_nav"] = k8s_api_docs_nav
 
     def render(self, context: Any) -> Markup:
-        return self.render_variables(context.get_all())
-
-    def render_variables(self, variables: dict[str, Any]) -> Markup:
-        page = variables.get("page")
-        if self.enabled and self.last is not None and page is not None \
-                and self.last[1].get("page") is page:  # the same page again
-            html = self.last[0]
-        else:
-            html = self._render(variables)
-        self.last = html, variables
-        return Markup(html)
+        return Markup(self._render(context.get_all()))
 
     def _render(self, variables: dict[str, Any]) -> str:
         q = self._place(variables) if self.enabled else None

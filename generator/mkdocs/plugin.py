@@ -34,7 +34,7 @@ from generator.build.pipeline import build
 from generator.build.state import GeneratedSite, SiteState
 from generator.config import Release, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
-from generator.mkdocs import accelerators, nav_cache, page_cache, search_index
+from generator.mkdocs import accelerators, nav_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
@@ -46,7 +46,7 @@ from generator.views.nav import (
     releases_list,
     rename_in_nav,
 )
-from generator.views.search import PageEntries, page_entries
+from generator.views.search import PageEntries, index_text, page_entries
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
 ONLY_ENV, GROUPS_ENV = "K8S_API_DOCS_ONLY", "K8S_API_DOCS_GROUPS"
@@ -242,14 +242,11 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
         """Material's navigation is derived from another page's (``nav_cache``: across sections
-        only with the theme's own templates), and with those the rest of the page too
-        (``page_cache``); the theme's compiled templates are kept in the cache directory for
-        the next build."""
+        only with the theme's own templates); the theme's compiled templates are kept in the
+        cache directory for the next build."""
         if self.site is not None and config.theme.name == "material" and \
                 accelerators.wanted("nav_cache"):
-            nav = nav_cache.install(env, across=not config.theme.custom_dir)
-            if not config.theme.custom_dir and accelerators.wanted("page_cache"):
-                page_cache.install(env, nav)
+            nav_cache.install(env, across=not config.theme.custom_dir)
         if self.cache_dir is not None and env.bytecode_cache is None:
             use_bytecode_cache(env, self.cache_dir / "jinja")
         return env
@@ -286,7 +283,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
 
     @event_priority(-100)  # after the search plugin wrote the index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        """Model pages' entries of the search index reshaped (``search_index``): titles that tell
+        """Model pages' entries of the search index reshaped (``views.search``): titles that tell
         releases and API versions apart, one entry per property row and builder function."""
         if self.site is None:
             return
@@ -294,7 +291,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if not path.is_file():
             return
         index = json.loads(path.read_text(encoding="utf-8"))
-        write_file(path, search_index.index_text(index, self._search_pages()))
+        write_file(path, index_text(index, self._search_pages()))
 
     def _search_pages(self) -> dict[str, PageEntries]:
         """The model pages' search entries (``page_entries``) of the site."""

@@ -1,10 +1,28 @@
-"""What the search index holds of a model page besides Material's own sections: its fields (one
-entry per property row) and the builder functions of the model itself (view data; the MkDocs
-adapter ``mkdocs.search_index`` writes them into Material's index)."""
+"""The search index as readers use it. Material's search plugin indexes every page itself; then
+the plugin reshapes the index it wrote (``reshape``, pure: data in, data out):
+
+- a model page's entry is titled ``Pod · core/v1 · 1.32``, so two results can be told apart;
+- its "Properties" section (the whole table run together) becomes one entry per row, linking the
+  row (``#field-…``) with a readable snippet: ``name`` — type — description;
+- every builder function of the model itself gets an entry linking its anchor (``#fn-…``);
+- boosts make the page named exactly like the query come first: Material searches ``term*`` and
+  scores by lunr's BM25 without length normalisation, so a common word (``pod``, low idf) lost to
+  every longer name it prefixes (``podOS``, ``podIP``). A title's weight is divided by its
+  term's idf and by its length: among the titles a prefix matches, the shortest (the exact
+  name) wins; rows and functions weigh less than pages, change-page sections less still.
+``index_text`` is the file's text.
+"""
 
 from __future__ import annotations
 
+import html
+import json
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from generator.libsonnet.builders import builder_index
 from generator.model.types import ApiSpec
@@ -65,3 +83,96 @@ def page_entries(api: ApiSpec, plan: SitePlan) -> dict[str, PageEntries]:
         out[published_url(page)] = PageEntries(model.kind, group_label(model), api.version,
                                                model.is_kind, fields, functions)
     return out
+
+
+_TAG = re.compile(r"<[^>]*>")
+SNIPPET = 400
+"""Characters of a row's search text (name, type, description) kept."""
+PAGE, ROW, FUNCTION, OTHER = 1.0, 0.5, 0.4, 0.3
+"""Relative weights of a model page, a property row, a builder function, other sections."""
+PROPERTIES = "#properties"
+
+
+DEFAULT_SEPARATOR = r"[\s\-]+"
+
+
+def _tokens(text: str, separator: re.Pattern[str]) -> list[str]:
+    """Lunr's terms of a field as Material's tokenizer makes them: text between tags, split."""
+    plain = _TAG.sub(" ", text).lower() if "<" in text else text.lower()
+    if separator.pattern == DEFAULT_SEPARATOR:  # the same split, ~5x faster
+        return plain.replace("-", " ").split()
+    return [t for t in separator.split(plain) if t]
+
+
+def _snippet(text: str) -> str:
+    """``text`` escaped, cut after ``SNIPPET`` characters at a space."""
+    flat = text
+    if len(flat) > SNIPPET:
+        flat = flat[:SNIPPET].rsplit(" ", 1)[0] + "…"
+    return html.escape(flat, quote=False)
+
+
+def _model_docs(location: str, entries: PageEntries) -> list[dict[str, Any]]:
+    """Entries of the rows and builder functions. Their text is one run without tags: Material
+    shows only the tag-delimited parts of a text that match, and the snippet should read whole
+    (``terminationGracePeriodSeconds — integer (int64) — Optional duration…``)."""
+    docs: list[dict[str, Any]] = []
+    for f in entries.fields:
+        text = f"{f.name} — {f.type}{' (required)' if f.required else ''}"
+        if f.description:
+            text += f" — {' '.join(f.description.split())}"
+        docs.append({"location": f"{location}#{f.anchor}", "title": html.escape(f.name),
+                     "text": _snippet(text), "_weight": ROW})
+    for fn in entries.functions:
+        docs.append({"location": f"{location}#{fn.anchor}", "title": html.escape(fn.name),
+                     "text": html.escape(f"{fn.call} — builder function of {entries.kind}"),
+                     "_weight": FUNCTION})
+    return docs
+
+
+def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[str, Any]:
+    """``index`` (Material's ``search_index.json`` data) with the model pages of ``pages``
+    (keyed by their location, ``1.32/core/v1/pod/``) reshaped and boosts set."""
+    docs: list[dict[str, Any]] = []
+    for doc in index.get("docs", []):
+        location = str(doc.get("location", ""))
+        page, _, anchor = location.partition("#")
+        entries = pages.get(page)
+        if entries is None:
+            docs.append({**doc, "_weight": OTHER if anchor else PAGE, "_name": None})
+            continue
+        if not anchor:
+            title = f"{entries.kind} · {entries.group_label} · {entries.version}"
+            docs.append({**doc, "title": html.escape(title), "_weight": PAGE,
+                         "_name": entries.kind})
+            docs.extend(_model_docs(page, entries))
+        elif f"#{anchor}" != PROPERTIES or not entries.fields:
+            docs.append({**doc, "_weight": OTHER, "_name": None})
+    separator = re.compile(str(index.get("config", {}).get("separator", DEFAULT_SEPARATOR)))
+    firsts = []
+    for doc in docs:
+        name = doc.pop("_name", None)
+        title = name if name is not None else html.unescape(str(doc.get("title", "")))
+        terms = _tokens(title, separator)
+        firsts.append((title, terms[0] if terms else None))
+    wanted = {term for _, term in firsts if term}
+    found: list[str] = []  # the title terms of each field: lunr's document frequency (per field)
+    for doc in docs:
+        found += wanted.intersection(_tokens(str(doc.get("title", "")), separator))
+        found += wanted.intersection(_tokens(str(doc.get("text", "")), separator))
+    frequency = Counter(found)
+    count = len(docs)
+    out = []
+    for doc, (title, term) in zip(docs, firsts, strict=True):
+        weight = doc.pop("_weight")
+        if term:
+            n = frequency[term]
+            idf = math.log(1 + abs((count - n + 0.5) / (n + 0.5)))
+            doc["boost"] = round(weight * 10 / (max(idf, 0.1) * max(len(title), 1)), 4)
+        out.append(doc)
+    return {**index, "docs": out}
+
+
+def index_text(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> str:
+    """The ``search_index.json`` written for Material's index data ``index``."""
+    return json.dumps(reshape(index, pages), ensure_ascii=False, separators=(",", ":"))
