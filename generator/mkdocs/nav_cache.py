@@ -167,11 +167,12 @@ class NavCache:
         self.hits = self.misses = 0
 
     def install(self) -> None:
-        source = self.env.loader.get_source(self.env, NAV)[0] if self.env.loader else None
-        if source is None:
+        loader = self.env.loader
+        if loader is None:
             return
+        source = loader.get_source(self.env, NAV)[0]
         self.env.loader = jinja2.ChoiceLoader([
-            jinja2.DictLoader({NAV: _WRAPPER, _THEME_NAV: source}), self.env.loader])
+            jinja2.DictLoader({NAV: _WRAPPER, _THEME_NAV: source}), loader])
         @pass_context
         def k8s_api_docs_nav(context: Any) -> Markup:
             return self.render(context)
@@ -222,7 +223,7 @@ class NavCache:
                      if isinstance(u, str)]
             self.tree = _Tree(nav, "navigation.indexes" in (variables.get("features") or ()), other)
         chain = self.tree.chains.get(url)
-        if not chain or not page.active or not all(node.item.active for node in chain):
+        if not chain or page is None or not page.active or not all(n.item.active for n in chain):
             return None
         return _Nav(page, _parts(url), chain, self.env.get_template(NAV_ITEM).make_module(variables))
 

@@ -139,7 +139,8 @@ class _Normalizer:
         """Field ``name`` of model ``owner``, whose JSON pointer is ``base``."""
         at = "/properties/" + escape_pointer_token(name)
         validations = rules_of(schema)
-        items, item_rules = schema.get("items"), ()
+        items = schema.get("items")
+        item_rules: tuple[tuple[tuple[str, Any], ...], ...] = ()
         while isinstance(items, dict) and not item_rules:
             item_rules = rules_of(items)
             items = items.get("items")
@@ -207,7 +208,8 @@ class _Normalizer:
         else:
             shape = "free-form"
         if crd is not None:
-            kind, gvks = crd.kind, (GroupVersionKind(crd.group, crd.version, crd.kind),)
+            gvks: tuple[GroupVersionKind, ...] = (GroupVersionKind(crd.group, crd.version, crd.kind),)
+            kind = crd.kind
         else:
             kind, gvks = kind_of(root) + ("." + path if path else ""), () if path else gvks_of(schema)
         return dict(

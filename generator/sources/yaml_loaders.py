@@ -28,7 +28,7 @@ StrictYamlLoader.yaml_implicit_resolvers = {
 }
 for _tag in ("tag:yaml.org,2002:binary", "tag:yaml.org,2002:set", "tag:yaml.org,2002:omap",
              "tag:yaml.org,2002:pairs", "tag:yaml.org,2002:timestamp"):
-    StrictYamlLoader.add_constructor(_tag, StrictYamlLoader.construct_undefined)
+    StrictYamlLoader.add_constructor(_tag, StrictYamlLoader.construct_undefined)  # type: ignore[type-var]
 
 FastLoader: type = StrictYamlLoader
 """libyaml when PyYAML has it, with the strict loader's tags; it cannot refuse aliases while
