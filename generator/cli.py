@@ -102,7 +102,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     exp = sub.add_parser("export", help="print the normalized model as JSON",
                          description="Print the normalized model of one release as JSON "
-                                     "(schema: README 'Export format').")
+                                     "(schema: docs/command-line.md 'Export format').")
     add_source_options(exp)
 
     dif = sub.add_parser(
@@ -115,7 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(compatible but worth a look) or info; with its stability, whether the "
                     "Kubernetes deprecation policy allows it, and what to use instead of what is "
                     "no longer served. Exit 0: no gate tripped; 1: a change of the --fail-on "
-                    "class or worse; 2: bad input or usage. JSON schema: README 'Diff JSON "
+                    "class or worse; 2: bad input or usage. JSON schema: docs/command-line.md 'Diff JSON "
                     "format'.")
     dif.add_argument("old", metavar="OLD", help="old release: a version such as 1.31 "
                      "(kubernetes-validate) or any source spec. " + SOURCE_HELP.split(";")[0])

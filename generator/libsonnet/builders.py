@@ -32,7 +32,7 @@ Semantics (for code that generates Jsonnet from the index): ``withX(x)`` sets ``
 value (``target+: x``; an array also accepts a single item), an ``obj`` only nests, and
 ``new(name)`` sets ``apiVersion``/``kind`` (from ``gvk``) and ``metadata.name``.
 
-Rules (k8s-libsonnet's, see README "Builder functions"):
+Rules (k8s-libsonnet's, see docs/pages.md "Builder functions"):
 
 - Covered definitions match ``<domain>.<group>.<version>.<Kind>`` under ``io.k8s.api.``,
   ``io.k8s.apimachinery.pkg.apis.`` or ``io.k8s.kube-aggregator.pkg.apis.``; ``*List`` kinds and

@@ -5,7 +5,7 @@ A ``mkdocs build`` job runs in a worker process of ``multiprocessing``'s ``forks
 (``spawn`` where there is none): the server process is started fresh (never a fork of this
 process, whose progress bar runs a thread) and imports what a build imports once
 (``PRELOAD``); each build is a fork of that single-threaded server, running MkDocs' own command
-line as ``python -m mkdocs build -f CONFIG`` would, without ~0.7 s of imports first. Jobs with a
+line as ``python -m mkdocs build -f CONFIG`` would, without importing first. Jobs with a
 command of their own (Zensical) run as subprocesses.
 
 The CLI imports this module to describe ``build-site``: ``subprocess``, ``multiprocessing``, MkDocs
