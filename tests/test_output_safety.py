@@ -19,6 +19,8 @@ from generator.config import Release
 from generator.errors import UsageError
 from generator.output.writer import write_pages
 
+pytestmark = pytest.mark.integration
+
 HOSTILE = FIXTURES / "hostile" / "hostile.json"
 DANGLING = FIXTURES / "bad" / "dangling-ref.json"
 
@@ -29,7 +31,6 @@ PAUSED_WRITER = """
 import os, sys
 import generator.output.writer as writer
 
-pytestmark = pytest.mark.integration
 real_write = writer.write_page
 pause_after = int(os.environ["PAUSE_AFTER"])
 written = 0
