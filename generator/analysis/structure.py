@@ -19,6 +19,7 @@ from typing import Any
 
 from generator.analysis.gates import feature_gates
 from generator.model.gvk import kind_of
+from generator.model.spelling import type_text
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 
 _WIDENING_FORMATS = {("int32", "int64"), ("float", "double"), ("int32", ""), ("int64", ""),
@@ -34,19 +35,6 @@ def field_maturity(description: str) -> str:
     a stage said of one of its values does not count), else ``""``."""
     stages = {g.stage for g in feature_gates(description) if g.stage and not g.of_value}
     return "alpha" if "alpha" in stages else "beta" if "beta" in stages else ""
-
-
-def type_text(t: TypeRef) -> str:
-    """A source-independent spelling of a type (references by kind)."""
-    if t.kind == "array":
-        return "[]" + (type_text(t.items) if t.items else "object")
-    if t.kind == "map":
-        return "map[string]" + (type_text(t.items) if t.items else "object")
-    if t.kind == "ref":
-        return kind_of(t.ref)
-    if t.kind == "primitive":
-        return f"{t.type} ({t.format})" if t.format else t.type
-    return t.kind
 
 
 def narrows(old: TypeRef, new: TypeRef) -> bool:

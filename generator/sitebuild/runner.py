@@ -21,9 +21,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn, get_args
 
-BUILDERS = ("mkdocs", "zensical")
+Builder = Literal["mkdocs", "zensical"]
+BUILDERS: tuple[Builder, ...] = get_args(Builder)
 """What builds a release site: ``mkdocs build`` with the plugin, or Zensical."""
 
 

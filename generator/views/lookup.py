@@ -8,8 +8,9 @@ import json
 import re
 from dataclasses import dataclass
 
-from generator.model.types import ApiSpec, Model, TypeRef
-from generator.views.properties import field_anchor, primitive_label, unique_anchor
+from generator.model.spelling import type_text_in
+from generator.model.types import ApiSpec, Model
+from generator.views.properties import field_anchor, unique_anchor
 from generator.views.site import SitePlan, published_url, relative
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.-]{1,80}")
@@ -28,19 +29,6 @@ def in_release(plan: SitePlan, page: str) -> str:
     return published_url(page[len(plan.root) + 1:] if plan.root else page)
 
 
-def type_text(t: TypeRef, api: ApiSpec) -> tuple[str, str | None]:
-    """The type as text (no links) and the definition it refers to, through arrays and maps."""
-    prefix = ""
-    while t.kind in ("array", "map") and t.items is not None:
-        prefix += "[]" if t.kind == "array" else "map[string]"
-        t = t.items
-    if t.kind in ("array", "map"):
-        return prefix + ("[]object" if t.kind == "array" else "map[string]object"), None
-    if t.ref and t.ref in api.models:
-        return prefix + api.models[t.ref].kind, t.ref
-    return prefix + primitive_label(t), None
-
-
 def field_paths(api: ApiSpec, plan: SitePlan) -> dict[str, object]:
     """The release's ``fieldpaths.json`` data: per model page (URL below the release root) its
     kind and, per field, the row anchor and the page of the field's type (``None``: no page or
@@ -53,7 +41,7 @@ def field_paths(api: ApiSpec, plan: SitePlan) -> dict[str, object]:
             continue
         fields: dict[str, list[str | None]] = {}
         for f, anchor in zip(model.fields, row_anchors(model), strict=True):
-            _, ref = type_text(f.type, api)
+            _, ref = type_text_in(f.type, api)
             target = plan.page_of(ref) if ref and api.models[ref].fields else None
             fields[f.name] = [anchor, in_release(plan, target) if target else None]
         models[in_release(plan, page)] = {"k": model.kind, "f": fields}
@@ -85,7 +73,7 @@ def field_path_box(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> Fie
         return None
     example = model.fields[0].name
     for f in model.fields:
-        _, ref = type_text(f.type, api)
+        _, ref = type_text_in(f.type, api)
         if ref and api.models[ref].fields and f.name not in ("metadata", "apiVersion", "kind"):
             example = f"{f.name}.{api.models[ref].fields[0].name}"
             break

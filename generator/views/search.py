@@ -25,8 +25,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.libsonnet.builders import builder_index
+from generator.model.spelling import type_text_in
 from generator.model.types import ApiSpec
-from generator.views.lookup import row_anchors, type_text
+from generator.views.lookup import row_anchors
 from generator.views.pages import group_label
 from generator.views.site import SitePlan, published_url
 
@@ -73,7 +74,7 @@ def page_entries(api: ApiSpec, plan: SitePlan) -> dict[str, PageEntries]:
             continue
         model = api.models[name]
         fields = tuple(
-            FieldEntry(f.name, anchor, type_text(f.type, api)[0], f.description, f.required)
+            FieldEntry(f.name, anchor, type_text_in(f.type, api)[0], f.description, f.required)
             for f, anchor in zip(model.fields, row_anchors(model), strict=True))
         functions: tuple[FunctionEntry, ...] = ()
         index = builder_index(model, api)
