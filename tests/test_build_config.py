@@ -148,6 +148,7 @@ def test_no_memo_is_keyed_by_id() -> None:
     assert all(u.startswith("generator/sources/crd.py:") for u in uses), uses
 
 
+@pytest.mark.integration
 def test_memos_of_derived_values_survive_address_reuse() -> None:
     """Objects made and freed one after the other often get the same address: each must still
     get its own entry (an ``id()``-keyed memo returns the first one's)."""

@@ -30,6 +30,7 @@ def test_132_resource_claim_status_fields(default_pages):
     assert "deallocationRequested" not in rows
 
 
+@pytest.mark.integration
 @pytest.mark.shared
 def test_132_upstream_says_256():
     """kubernetes-validate's 1.32 snapshot still says 32; the upstream 1.32 swagger says 256."""
