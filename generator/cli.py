@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     exp = sub.add_parser("export", help="print the normalized model as JSON",
                          description="Print the normalized model of one release as JSON "
-                                     "(schema: README 'Export format').")
+                                     "(schema: docs/command-line.md 'Export format').")
     add_source_options(exp, one_release=True)
 
     dif = sub.add_parser(
@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "(compatible but worth a look) or info; with its stability, whether the "
                     "Kubernetes deprecation policy allows it, and what to use instead of what is "
                     "no longer served. Exit 0: no gate tripped; 1: a change of the --fail-on "
-                    "class or worse; 2: bad input or usage. JSON schema: README 'Diff JSON "
+                    "class or worse; 2: bad input or usage. JSON schema: docs/command-line.md 'Diff JSON "
                     "format'.")
     dif.add_argument("old", metavar="OLD", help="old release: a version such as 1.31 "
                      "(kubernetes-validate) or any source spec. " + SOURCE_HELP.split(";")[0])
@@ -196,8 +196,9 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
                            "document with every release, linked to its pages (repeatable)")
     site.add_argument("--out", type=Path, required=True, metavar="SITE",
                       help="output directory (created; only releases that changed are replaced)")
-    site.add_argument("--config", type=Path, default=Path("mkdocs.yml"), metavar="FILE",
-                      help="MkDocs config every release inherits (default: mkdocs.yml)")
+    site.add_argument("--config", type=Path, default=None, metavar="FILE",
+                      help="MkDocs config every release inherits (default: mkdocs.yml of the "
+                           "current directory, else the built-in one: the project's own)")
     site.add_argument("--jobs", "-j", type=int, default=default_jobs(), metavar="N",
                       help=f"builds at a time (default: one per core, here {default_jobs()})")
     site.add_argument("--group", dest="groups", action="append", default=[], metavar="GROUP",
@@ -216,8 +217,9 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
     add_upstream_options(site)
     site.add_argument("--site-url", default=None, metavar="URL",
                       help="where SITE is published, e.g. https://org.github.io/repo/ (default: "
-                           "site_url of --config); needed for more than one release: the "
-                           "version selector keeps the page through each release's sitemap")
+                           "site_url of --config); with it the version selector keeps the page "
+                           "(through each release's sitemap), without it it opens the other "
+                           "release's home page")
     site.add_argument("-q", "--quiet", action="store_true",
                       help="no progress bar and no summary line")
 
@@ -420,11 +422,14 @@ def cmd_build_site(args: argparse.Namespace) -> int:
         raise UsageError("--jobs must be at least 1")
     versions = args.versions or preset_versions(args.preset or "default", args.source_kind)
     releases = pair_releases(versions, args.sources, args.source_kind, args.crds)
+    config = args.config if args.config or not Path("mkdocs.yml").is_file() else Path("mkdocs.yml")
     summary = build_site(BuildSiteOptions(
-        releases=releases, out=args.out, config_file=args.config, cache_dir=args.cache_dir,
+        releases=releases, out=args.out, config_file=config, cache_dir=args.cache_dir,
         offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
         progress=not args.quiet and sys.stderr.isatty(), spec_mirror=spec_mirror(args.spec_mirror),
         lock_file=args.lock, builder=args.builder, site_url=args.site_url))
+    for note in summary.notes:
+        print(f"note: {note}", file=sys.stderr)
     if not args.quiet:
         print(summary.line())
     return EXIT_OK

@@ -8,13 +8,14 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from generator.errors import UsageError
 from generator.sources import KV_PREFIX, SOURCE_KINDS, UPSTREAM_PREFIX, SourceOptions, default_source
 from generator.sources.upstream import LOCK_NAME, spec_mirror
 
-PAGE_FORMATS = ("mkdocs", "gfm")
+PageFormat = Literal["mkdocs", "gfm"]
+PAGE_FORMATS: tuple[PageFormat, ...] = get_args(PageFormat)
 """How pages are written: ``mkdocs``, Markdown headings with HTML blocks between them (the
 MkDocs plugin's fast pages); ``gfm``, plain GitHub-flavoured Markdown without any HTML (the
 templates in ``templates/gfm/``, same names, same view-models)."""
@@ -201,9 +202,10 @@ PLUGIN_DEFAULTS: dict[str, Any] = {
     "versions": [], "cache_dir": ".cache/k8s-api-docs", "templates": None, "offline": False,
     "spec_mirror": "", "lock_file": LOCK_NAME, "lenient": False, "groups": [],
     "versions_feature": True, "history": "all", "changes": [], "only": [], "layout": "combined",
-    "release_cache": False,
+    "release_cache": False, "pages_dir": "",
 }
-"""The plugin options' defaults (``mkdocs.plugin.PluginConfig`` declares the same)."""
+"""The plugin options' defaults (``mkdocs.plugin.PluginConfig`` declares the same:
+``tests/test_plugin_defaults.py``)."""
 
 
 def plugin_releases(options: Mapping[str, Any]) -> list[Release]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
-from conftest import IN_CI
+from helpers.paths import IN_CI
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -7,9 +7,7 @@ absence is an error.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.paths import HOSTILE, REPO, need_shared
+from helpers.sites import small_site
 from release_examples import release_api, release_examples
 
 from generator.build.pipeline import generate
@@ -25,36 +25,28 @@ from generator.config import Release
 from generator.examples.snippets import Example
 from generator.model.types import ApiSpec
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-SHARED = Path(os.environ.get("K8S_API_DOCS_SHARED", REPO.parent / "shared"))
-SPECS = SHARED / "specs"
-HOSTILE = FIXTURES / "hostile" / "hostile.json"
-"""A spec written to attack the generator: hostile names and descriptions (tests/test_hostile.py)."""
-IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
 WHOLE_SITE_FIXTURES = frozenset({"built_site", "built_site_pages", "published_root"})
 """Fixtures that build a whole site of real releases (``mkdocs build`` of the default site, or
 ``build-site`` of 1.31 + 1.32 for the browser tests of the published site)."""
 
 
+REAL_DATA_FIXTURES = frozenset({"shared", "api_131", "api_132", "examples", "default_pages",
+                                "hostile_site"})
+"""Fixtures that load a real release (or build a small site): their tests are ``integration``."""
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that builds the whole default site is ``slow``, also when it only needs the site
     through another fixture, so ``pytest -m "not slow"`` never builds it (tests calling
-    ``build_site`` or ``build-site`` carry the marker themselves)."""
+    ``build_site`` or ``build-site`` carry the marker themselves); one that needs a real release
+    through a fixture is ``integration``. What is left unmarked is the unit tier (the inner loop:
+    ``pytest -m "not integration and not slow and not browser"``)."""
     for item in items:
-        if WHOLE_SITE_FIXTURES & set(getattr(item, "fixturenames", ())):
+        fixtures = set(getattr(item, "fixturenames", ()))
+        if WHOLE_SITE_FIXTURES & fixtures:
             item.add_marker(pytest.mark.slow)
-
-
-def need_shared() -> Path:
-    """The ``../shared`` directory; skip (or fail in CI) when it is absent."""
-    if not SPECS.is_dir():
-        if IN_CI:
-            pytest.fail(f"CI needs {SHARED} (real upstream specs) beside the repository")
-        pytest.skip(f"needs {SHARED} (real upstream specs); absent in this clone")
-    return SHARED
+        if REAL_DATA_FIXTURES & fixtures:
+            item.add_marker(pytest.mark.integration)
 
 
 @pytest.fixture(scope="session")
@@ -109,31 +101,10 @@ def built_site_pages(built_site: Path) -> dict[str, Any]:
     return parse_site(built_site)
 
 
-def build_log(site: Path) -> str:
-    """What ``mkdocs build`` printed for a site of the ``built_site`` fixture."""
-    return (site.parent / f"{site.name}.log").read_text(encoding="utf-8")
-
-
 @pytest.fixture(scope="session")
 def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small MkDocs site (the repository's theme and Markdown settings) of the hostile spec."""
     return small_site(tmp_path_factory.mktemp("hostile-site"), "x", str(HOSTILE))
-
-
-def small_site(root: Path, version: str, source: str) -> Path:
-    """``mkdocs build --strict`` in ``root`` of one release (the repository's theme, Markdown
-    settings and hand-written pages, the plugin generating ``version`` from ``source``); the
-    built site."""
-    shutil.copytree(REPO / "site_src", root / "docs")
-    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
-              "plugins": ["search", {"k8s-api-docs": {
-                  "versions": [{"version": version, "source": source}], "cache_dir": ".cache"}}]}
-    (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=root,
-        capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return root / "site"
 
 
 @pytest.fixture(scope="module")

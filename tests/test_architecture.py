@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from architecture import cycles, import_graph, layer_violations
-from conftest import REPO
+from helpers.paths import REPO
 
 
 def test_no_import_against_the_flow() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURES
+from helpers.paths import FIXTURES
 
 from generator.cli import main
 from generator.errors import Location, SpecError

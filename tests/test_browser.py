@@ -13,7 +13,8 @@ from typing import Any
 
 import pytest
 from browserkit import serve, served
-from conftest import REPO
+from helpers.browser import settle
+from helpers.paths import REPO
 
 pytestmark = pytest.mark.browser
 
@@ -67,7 +68,7 @@ def test_model_page_loads_without_console_errors_and_screenshot(tab: Tab) -> Non
     assert title(page) == "ResourceClaimStatus"
     table = page.locator("article table").first
     assert "reservedFor" in table.inner_text() and "devices" in table.inner_text()
-    page.wait_for_timeout(300)  # let Material's bundle settle
+    settle(page)  # Material's bundle has run
     SCREENSHOT.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(SCREENSHOT), full_page=False)
     assert SCREENSHOT.stat().st_size > 10_000
@@ -157,7 +158,7 @@ def test_hostile_spec_runs_no_script_in_the_browser(browser: Any, hostile_site: 
         query.click()
         query.press_sequentially("PWNED")
         page.locator(".md-search-result__item").first.wait_for(state="visible", timeout=30_000)
-        page.wait_for_timeout(300)
+        settle(page)
         assert dialogs == []
         scripts = "document.querySelectorAll('article script, .md-search-result script').length"
         assert page.evaluate(scripts) == 0

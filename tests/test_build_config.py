@@ -9,7 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO
+from helpers.paths import FIXTURES, REPO
 
 from generator import sources
 from generator.build import incremental
@@ -149,6 +149,7 @@ def test_no_memo_is_keyed_by_id() -> None:
     assert all(u.startswith(seen_sets) for u in uses), uses
 
 
+@pytest.mark.integration
 def test_memos_of_derived_values_survive_address_reuse() -> None:
     """Objects made and freed one after the other often get the same address: each must still
     get its own entry (an ``id()``-keyed memo returns the first one's)."""

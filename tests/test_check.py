@@ -8,6 +8,8 @@ import pytest
 
 from generator.cli import main
 
+pytestmark = pytest.mark.integration
+
 ARGS = ["--version", "1.31", "--history", "site"]
 
 

@@ -6,7 +6,8 @@ import json
 import subprocess
 import sys
 
-from conftest import FIXTURES, REPO
+import pytest
+from helpers.paths import FIXTURES, REPO
 
 from generator.cli import main
 
@@ -36,6 +37,7 @@ def test_generate_writes_the_url_layout(tmp_path):
     assert 'map&#91;string&#93;<a href="../../../common/quantity/">Quantity</a>' in page
 
 
+@pytest.mark.integration
 def test_generate_from_kubernetes_validate_by_default(tmp_path):
     out = tmp_path / "docs"
     result = run("generate", "--version", "1.31", "--out", str(out))

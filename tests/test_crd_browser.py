@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 from browserkit import served
-from conftest import SHARED, need_shared, small_site
+from helpers.browser import in_view
+from helpers.paths import SHARED, need_shared
+from helpers.sites import small_site
 from test_browser import Tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.shared]
@@ -37,7 +39,7 @@ def crd_tab(browser: Any, crd_url: str) -> Iterator[Tab]:
 
 def test_field_path_anchor_scrolls_to_its_row(crd_tab: Tab) -> None:
     page = crd_tab.open(PAGE + "#field-spec.rules.matches.path.type")
-    page.wait_for_timeout(300)
+    in_view(page, "field-spec.rules.matches.path.type")
     row = page.locator('[id="field-spec.rules.matches.path.type"]')
     assert "PathPrefix" in row.inner_text() and "RegularExpression" in row.inner_text()
     box = row.bounding_box()

@@ -15,8 +15,8 @@ from typing import Any
 import _jsonnet
 import pytest
 import yaml
-from conftest import SHARED
 from crd_fixtures import WIDGET_SCHEMA, dump, widget_crd
+from helpers.paths import SHARED
 from jsonnet_library import CrdLibrary, evaluate_crds
 
 from generator.build.pipeline import generate

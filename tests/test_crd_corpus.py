@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
 from crd_facts_fixture import facts_crd
 from crd_fixtures import dump
 from helpers.crd_schema_facts import CrdVersion, crd_versions
+from helpers.paths import SHARED
 
 from generator.build.pipeline import generate
 from generator.config import Release

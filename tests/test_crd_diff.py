@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
 from crd_fixtures import WIDGET_SCHEMA, dump, widget_crd
+from helpers.paths import SHARED
 
 from generator.analysis.crd_diff import CRD_CHANGE_KINDS, with_crd_changes
 from generator.analysis.diff import CHANGE_KINDS, diff_apis

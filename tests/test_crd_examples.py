@@ -13,8 +13,8 @@ from typing import Any
 import jsonschema
 import pytest
 import yaml
-from conftest import SHARED
 from crd_fixtures import dump, widget_crd
+from helpers.paths import SHARED
 from setup_extras import client_python
 
 from generator.examples.crd import crd_example

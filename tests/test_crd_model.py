@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 
 import pytest
-from conftest import SHARED
 from crd_fixtures import dump, widget_crd
+from helpers.paths import SHARED
 
 from generator.model.normalize import build_api
 from generator.sources import load_source

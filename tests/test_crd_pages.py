@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED
 from crd_fixtures import dump, widget_crd
+from helpers.paths import SHARED
 
 from generator.build.pipeline import generate
 from generator.config import Release, VersionsOptions

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SHARED
+from helpers.paths import REPO, SHARED
 
 from generator.build.pipeline import generate
 from generator.cli import main

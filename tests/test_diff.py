@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, HOSTILE, REPO, SHARED, SPECS
+from helpers.paths import FIXTURES, HOSTILE, REPO, SHARED, SPECS
 
 from generator.analysis.diff import ApiDiff, Change, diff_apis, narrows, word_changes
 from generator.analysis.upgrades import release_number
@@ -23,6 +23,8 @@ from generator.model.types import ApiSpec, TypeRef
 from generator.render.reports import GITHUB_SHOWN, format_github
 from generator.sources import load_source
 from generator.sources.jsonschema_pkg import PackageHistory
+
+pytestmark = pytest.mark.integration
 
 VERSIONS = FIXTURES / "versions"
 OLD_GADGETS = str(VERSIONS / "gadget-old.json")

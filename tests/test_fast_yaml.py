@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 import yaml
-from conftest import SHARED
 from crd_fixtures import dump, widget_crd
+from helpers.paths import SHARED
 
 from generator.errors import SpecError
 from generator.sources import fast_yaml, load_source

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import SPECS
+from helpers.paths import SPECS
 
 from generator.analysis.gates import FeatureGate, feature_gates
 from generator.model.gvk import stability

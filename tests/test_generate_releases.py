@@ -10,11 +10,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO, SPECS, need_shared
+from helpers.paths import FIXTURES, REPO, SPECS, need_shared
 
 from generator.cli import main
 from generator.errors import GeneratorError, UsageError
 from generator.output.writer import MANAGED_MARKER, check_relative, page_format_of
+
+pytestmark = pytest.mark.integration
 
 OLD, NEW = FIXTURES / "versions" / "gadget-old.json", FIXTURES / "versions" / "gadget-new.json"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import FIXTURES, HOSTILE
+from helpers.paths import FIXTURES, HOSTILE
 from markdown_it import MarkdownIt
 
 from generator.build.pipeline import generate
@@ -20,6 +20,8 @@ from generator.build.state import GeneratedSite
 from generator.cli import main
 from generator.config import Release, VersionsOptions
 from generator.render import gfm
+
+pytestmark = pytest.mark.integration
 
 RENDERER = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 STATUS_132 = "1.32/resource/v1beta1/resourceClaimStatus.md"

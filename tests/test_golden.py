@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from helpers.paths import FIXTURES
 
 from generator.cli import main
 

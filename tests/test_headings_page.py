@@ -9,7 +9,7 @@ from typing import Any
 
 import markdown
 import pytest
-from conftest import REPO
+from helpers.paths import REPO
 from markdown.extensions import Extension
 from markdown.treeprocessors import Treeprocessor
 from mkdocs.config import load_config
@@ -19,6 +19,8 @@ from mkdocs.utils import meta
 
 from generator.mkdocs.headings_page import HeadingsPage, render_headings, renders_headings_alike
 from generator.render import raw_html
+
+pytestmark = pytest.mark.integration
 
 
 def _site_markdown(config: Any) -> markdown.Markdown:

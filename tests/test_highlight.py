@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import SHARED
+from helpers.paths import SHARED
 
 from generator.examples.crd import crd_example
 from generator.examples.snippets import Example

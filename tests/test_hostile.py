@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import HOSTILE
+from helpers.paths import HOSTILE
 
 from generator.build.pipeline import generate
 from generator.cli import main

@@ -19,6 +19,8 @@ from generator.output.writer import sync_tree
 from generator.render.env import shipped_templates
 from generator.sources.jsonschema_pkg import package_bytes
 
+pytestmark = pytest.mark.integration
+
 Defs = dict[str, Any]
 NODE = "io.k8s.api.node.v1."
 CORE = "io.k8s.api.core.v1."

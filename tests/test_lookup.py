@@ -9,17 +9,17 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import HOSTILE
+from helpers.paths import HOSTILE
 
 from generator.build.pipeline import load_api
 from generator.config import Release
-from generator.mkdocs.search_index import page_entries, reshape
 from generator.model.types import ApiSpec
 from generator.render.env import wbr
 from generator.render.markup import inline
 from generator.sitebuild.landing import alias_pages, site_url_of
 from generator.views.lookup import FIELD_PATHS, field_path_box, field_paths, row_anchors
 from generator.views.properties import property_rows
+from generator.views.search import page_entries, reshape
 from generator.views.site import plan_site
 
 

@@ -1,6 +1,6 @@
-"""Material's navigation derived from another page's (``generator.mkdocs.nav_cache``), and the
-rest of the page from a skeleton (``page_cache``): the built site must be byte for byte the one
-the theme renders page by page."""
+"""Material's navigation derived from another page's (``generator.mkdocs.nav_cache``): the built
+site must be byte for byte the one the theme renders page by page. CI also runs this file with
+the newest Material the pins allow (``tests/newest_allowed.sh``)."""
 
 from __future__ import annotations
 
@@ -10,15 +10,16 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import jinja2
 import material
 import pytest
-from conftest import FIXTURES, REPO
+from helpers.paths import FIXTURES, REPO
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from generator.mkdocs import nav_cache, plugin
 from generator.mkdocs.nav_cache import NavCache, _parts, _Tree
+
+pytestmark = pytest.mark.integration
 
 LAYOUTS = {
     "release": {"only": ["1.32"], "layout": "release"},  # a release site of build-site
@@ -58,7 +59,6 @@ def sites(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         patch.setattr(plugin.nav_cache, "install", recording)
         cached = _files(_build(root, "cached", request.param))
         patch.setattr(plugin.nav_cache, "install", lambda env, **_: None)
-        patch.setattr(plugin.page_cache, "install", lambda env, nav: None)
         plain = _files(_build(root, "plain", request.param))
     return cached, plain, caches
 
@@ -178,22 +178,3 @@ def test_urls_outside_the_two_entries_must_be_alike_for_both_pages() -> None:
     # siblings: barn's page has a page below its URL in another entry (the old ``nested`` rule)
     assert not tree.separate(_parts("farm/v1/barn/"), _parts("farm/v1/stall/"), barn[1], stall[1])
     assert tree.separate(_parts("farm/v1/stall/"), _parts("farm/v1/cow/"), stall[1], barn[1])
-
-
-def test_the_first_page_of_a_group_rendered_again_gets_its_own_navigation() -> None:
-    """``page_cache`` compares a page with the theme's render after taking its navigation from
-    the cache: a page rendered again gets the navigation just rendered for it."""
-    env = jinja2.Environment(loader=jinja2.DictLoader({
-        "partials/nav.html": "<nav>{{ page.url }}{% if page.active %} active{% endif %}</nav>",
-        "partials/nav-item.html": "{% macro render(item, path, level) %}<{{ item.url }}"
-                                  "{% if item.active %} active{% endif %}>{% endmacro %}"}))
-    cache = NavCache(env)
-    cache.install()
-    page = _page("farm/v1/barn/")
-    section = _section("farm", [page])
-    page.active = section.active = True
-    variables = {"page": page, "nav": SimpleNamespace(items=[section], pages=[page], homepage=None)}
-    first = cache.render_variables(variables)
-    assert first == "<nav>farm/v1/barn/ active</nav>"
-    assert cache.render_variables(variables) == first
-    assert cache.misses == 1 and cache.hits == 0

@@ -11,13 +11,15 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO
+from helpers.paths import FIXTURES, REPO
 
 from generator.build.pipeline import generate
 from generator.cli import main
 from generator.config import Release
 from generator.errors import UsageError
 from generator.output.writer import write_pages
+
+pytestmark = pytest.mark.integration
 
 HOSTILE = FIXTURES / "hostile" / "hostile.json"
 DANGLING = FIXTURES / "bad" / "dangling-ref.json"
@@ -28,6 +30,7 @@ DANGLING = FIXTURES / "bad" / "dangling-ref.json"
 PAUSED_WRITER = """
 import os, sys
 import generator.output.writer as writer
+
 real_write = writer.write_page
 pause_after = int(os.environ["PAUSE_AFTER"])
 written = 0

@@ -6,7 +6,10 @@ import subprocess
 import sys
 import zipfile
 
-from conftest import REPO
+import pytest
+from helpers.paths import REPO
+
+pytestmark = pytest.mark.integration
 
 
 def test_wheel_contains_templates(tmp_path):
@@ -21,6 +24,9 @@ def test_wheel_contains_templates(tmp_path):
     assert "generator/_templates/pages/model.md.j2" in names
     assert "generator/_templates/partials/property_table.md.j2" in names
     assert "generator/mkdocs/plugin.py" in names
+    # build-site's built-in config (sitebuild.mkdocs_yml.builtin_config) with its docs_dir
+    assert {"generator/_site/mkdocs.yml", "generator/_site/site_src/index.md",
+            "generator/_site/site_src/assets/k8s-api-docs.css"} <= set(names)
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     text = zipfile.ZipFile(wheel).read(entry_points).decode()
     assert "k8s-api-docs = generator.mkdocs.plugin:K8sApiDocsPlugin" in text

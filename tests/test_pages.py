@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import SPECS, need_shared
+from helpers.paths import SPECS, need_shared
 from pagetext import notes, table_rows
 
 from generator.build.pipeline import generate
@@ -30,6 +30,7 @@ def test_132_resource_claim_status_fields(default_pages):
     assert "deallocationRequested" not in rows
 
 
+@pytest.mark.integration
 @pytest.mark.shared
 def test_132_upstream_says_256():
     """kubernetes-validate's 1.32 snapshot still says 32; the upstream 1.32 swagger says 256."""

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from conftest import FIXTURES
+from helpers.paths import FIXTURES
 
 from generator.build.pipeline import generate
 from generator.build.state import GeneratedSite

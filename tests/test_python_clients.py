@@ -12,6 +12,8 @@ from clients import probe
 from release_examples import RELEASES, release_examples
 from setup_extras import KUBERNETES_CLIENTS
 
+pytestmark = pytest.mark.integration
+
 KNOWN_DRIFT = {("1.31", "io.k8s.api.resource.v1alpha3.ResourceSliceList"): "list_meta"}
 """Snippets the client rejects because kubernetes-validate's spec differs from the client's
 (see tests/test_python_names.py KNOWN_DRIFT): the attribute the error names."""

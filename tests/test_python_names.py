@@ -21,6 +21,8 @@ from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
 from generator.sources import load_source
 
+pytestmark = pytest.mark.integration
+
 KNOWN_DRIFT = {
     ("1.31", "V1alpha3ResourceSliceList"): ({"list_meta": "V1ListMeta"}, {"metadata": "V1ListMeta"}),
 }

@@ -12,7 +12,8 @@ from typing import Any
 
 import markdown
 import pytest
-from conftest import REPO, build_log
+from helpers.paths import REPO
+from helpers.sites import build_log
 
 from generator.render import raw_html
 from generator.render.highlight import highlight

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO
+from helpers.paths import FIXTURES, REPO
 
 from generator.build.pipeline import generate
 from generator.config import Release

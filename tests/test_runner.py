@@ -1,17 +1,19 @@
-"""``sitebuild.runner``: release builds in forked children are the same builds as
-``python -m mkdocs build`` subprocesses — same files, same environment rules, same failures."""
+"""``sitebuild.runner``: release builds in worker processes are the same builds as
+``python -m mkdocs build`` subprocesses — same files, same environment rules, same failures —
+and this process never forks (its progress bar runs a thread)."""
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
 import pytest
 
-from generator.sitebuild.runner import BuildJob, BuildResult, can_fork, run_builds
+from generator.sitebuild.runner import BuildJob, BuildResult, run_builds
 
-pytestmark = pytest.mark.skipif(not can_fork([]), reason="forked builds are Linux-only")
+pytestmark = pytest.mark.integration
 
 HOOK = '''\
 import json, os, sys
@@ -45,18 +47,22 @@ def tree(root: Path) -> dict[str, bytes]:
 
 @pytest.fixture(autouse=True)
 def _serve_filters_and_fixed_dates(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork() -> int:
+        raise AssertionError("the test process forked")
+
+    monkeypatch.setattr(os, "fork", no_fork)  # workers come from a fork server, never from here
     monkeypatch.setenv("K8S_API_DOCS_ONLY", "1.31")  # serve-time filters the builds must not see
     monkeypatch.setenv("K8S_API_DOCS_GROUPS", "node")
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_forked_builds_equal_subprocess_builds(tmp_path: Path, workers: int) -> None:
+def test_worker_builds_equal_subprocess_builds(tmp_path: Path, workers: int) -> None:
     jobs = {mode: [project(tmp_path / mode, name) for name in ("a", "b", "c")]
             for mode in ("forked", "subprocess")}
     done: list[str] = []
-    forked = run_builds(jobs["forked"], workers, lambda r: done.append(r.version), fork=True)
-    plain = run_builds(jobs["subprocess"], workers, fork=False)
+    forked = run_builds(jobs["forked"], workers, lambda r: done.append(r.version), pool=True)
+    plain = run_builds(jobs["subprocess"], workers, pool=False)
     assert [r.version for r in forked] == ["a", "b", "c"] and sorted(done) == ["a", "b", "c"]
     assert all(r.ok for r in forked + plain), [r.output for r in forked + plain]
     for name in ("a", "b", "c"):
@@ -76,8 +82,8 @@ def test_a_failing_build_fails_alone_with_its_output(tmp_path: Path) -> None:
     good = project(tmp_path, "good")
     bad = project(tmp_path, "bad", "# Home\n\n[broken](missing.md)\n")
     gone = BuildJob("gone", tmp_path / "nowhere" / "mkdocs.yml")
-    for fork in (True, False):
-        results: dict[str, BuildResult] = {r.version: r for r in run_builds([bad, good, gone], 2, fork=fork)}
+    for pool in (True, False):
+        results: dict[str, BuildResult] = {r.version: r for r in run_builds([bad, good, gone], 2, pool=pool)}
         assert results["good"].ok
         assert not results["bad"].ok and "missing.md" in results["bad"].output
         assert "Aborted with 1 warnings in strict mode" in results["bad"].output
@@ -86,17 +92,17 @@ def test_a_failing_build_fails_alone_with_its_output(tmp_path: Path) -> None:
 
 def test_jobs_with_a_command_of_their_own_run_as_subprocesses(tmp_path: Path) -> None:
     job = BuildJob("own", tmp_path / "x.json", (sys.executable, "-c", "print('own command')"))
-    assert not can_fork([job]) and can_fork([BuildJob("m", tmp_path / "mkdocs.yml")])
     [result] = run_builds([job], 2)
     assert result.ok and result.output == "own command"
 
 
-def test_failing_warm_and_prepare_steps_change_nothing(tmp_path: Path) -> None:
-    def fails() -> None:
-        raise RuntimeError("warming failed")
+def _fails() -> None:
+    raise RuntimeError("warming failed")
 
+
+def test_failing_warm_and_prepare_steps_change_nothing(tmp_path: Path) -> None:
     jobs = [project(tmp_path, "a"), project(tmp_path, "b")]
-    results = run_builds(jobs, 2, fork=True, warm=fails, prepare=fails)
+    results = run_builds(jobs, 2, pool=True, warm=_fails, prepare=_fails)
     assert [r.ok for r in results] == [True, True]
     assert all("warming failed" not in r.output for r in results)
 

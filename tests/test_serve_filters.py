@@ -15,6 +15,8 @@ from generator.config import Release
 from generator.mkdocs.plugin import K8sApiDocsPlugin
 from generator.render.env import shipped_templates
 
+pytestmark = pytest.mark.integration
+
 
 def configured_plugin(**options: object) -> K8sApiDocsPlugin:
     plugin = K8sApiDocsPlugin()
@@ -89,7 +91,7 @@ def test_mkdocs_build_keeps_generated_pages_in_memory_serve_writes_them(tmp_path
     import json
     import shutil
 
-    from conftest import FIXTURES, REPO
+    from helpers.paths import FIXTURES, REPO
     from mkdocs.commands.build import build
     from mkdocs.config import load_config
 

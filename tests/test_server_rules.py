@@ -38,6 +38,7 @@ def _kinds(release: str):
             yield name, model
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("release", RELEASES)
 def test_every_kind_example_passes_the_server_rules(release: str) -> None:
     examples = release_examples(release)
@@ -52,12 +53,14 @@ def test_every_kind_example_passes_the_server_rules(release: str) -> None:
     assert wanted <= covered
 
 
+@pytest.mark.integration
 def test_every_listed_kind_is_checked_in_some_release() -> None:
     seen = {model.kind for release in RELEASES for _, model in _kinds(release)}
     assert set(server_rules.RULES) <= seen
     assert len(server_rules.RULES) == 32
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize("release", RELEASES)
 def test_no_kind_manifest_has_status(release: str) -> None:
     api, examples = release_api(release), release_examples(release)
@@ -229,6 +232,7 @@ BREAKS: list[tuple[str, str, str, Callable[[dict[str, Any]], dict[str, Any]]]] =
 """(rule, release, definition, mutation): the release's example passes the rule, the mutated fails."""
 
 
+@pytest.mark.integration
 @pytest.mark.parametrize(("rule", "release", "definition", "mutate"), BREAKS,
                          ids=[f"{b[0]}-{i}" for i, b in enumerate(BREAKS)])
 def test_each_rule_can_fail(rule: str, release: str, definition: str,

@@ -15,7 +15,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from browserkit import CLIPPED_TEXT, QuietHandler, missing, served
-from conftest import REPO
+from helpers.browser import settle
+from helpers.paths import REPO
 from setup_extras import AXE_JS
 
 pytestmark = pytest.mark.browser
@@ -145,7 +146,7 @@ def search(page: Any, query: str) -> list[str]:
     page.wait_for_function(
         "q => document.querySelector('.md-search-result__meta')?.textContent.trim() !== '' "
         "&& document.querySelector('input.md-search__input').value === q", arg=query)
-    page.wait_for_timeout(200)
+    settle(page)
     hrefs = [str(a.get_attribute("href")) for a in page.locator(".md-search-result__link").all()]
     return [re.sub(r"\?h=[^#]*", "", href) for href in hrefs]  # search.highlight's ?h=…
 
@@ -298,7 +299,7 @@ def test_axe_finds_no_serious_or_critical_violations(browser: Any, published: st
             page = t.open(path)
             assert page.evaluate("document.body.getAttribute('data-md-color-scheme')") == \
                 ("slate" if scheme == "dark" else "default")
-            page.wait_for_timeout(300)  # the version selector is added after versions.json loads
+            page.locator(".md-version__current").wait_for(state="attached")  # after versions.json
             page.add_script_tag(path=str(AXE_JS))
             violations = page.evaluate(
                 "async () => (await axe.run(document, {resultTypes: ['violations']})).violations"

@@ -7,7 +7,7 @@ import json
 
 import pytest
 import yaml
-from conftest import FIXTURES, SPECS, need_shared
+from helpers.paths import FIXTURES, SPECS, need_shared
 
 from generator.build.pipeline import generate
 from generator.config import Release
@@ -15,6 +15,8 @@ from generator.model.normalize import build_api
 from generator.sources import load_source
 from generator.sources.jsonschema_pkg import available_versions
 from generator.sources.known_differences import COMPARED_RELEASES, KNOWN_DIFFERENCES
+
+pytestmark = pytest.mark.integration
 
 ZOO = FIXTURES / "specs" / "zoo-v2.json"
 
@@ -48,7 +50,7 @@ def data_differences(kv, upstream) -> set[tuple[str, str, str]]:
 @pytest.mark.shared
 @pytest.mark.parametrize("version", COMPARED_RELEASES)
 def test_kubernetes_validate_equals_swagger_but_for_known_differences(version):
-    """Every difference of the bundled data from upstream is listed (README "Known differences
+    """Every difference of the bundled data from upstream is listed (docs/sources.md "Known differences
     between sources"); ``diff`` reports the ones that can change its result."""
     need_shared()
     kv, _ = build_api(load_source(f"kubernetes-validate:{version}"), version)
@@ -157,9 +159,9 @@ def test_fixture_normalized_fields():
     assert api.models["io.example.apimachinery.pkg.api.resource.Quantity"].group == "common"
 
 
-def test_readme_lists_every_known_difference():
-    readme = (FIXTURES.parent.parent / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Known differences between sources", 1)[1].split("\n## ", 1)[0]
+def test_docs_list_every_known_difference():
+    text = (FIXTURES.parent.parent / "docs" / "sources.md").read_text(encoding="utf-8")
+    section = text.split("## Known differences between sources", 1)[1].split("\n## ", 1)[0]
     for release, differences in KNOWN_DIFFERENCES.items():
         assert release in section
         for d in differences:

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import FIXTURES
+from helpers.paths import FIXTURES
 
 from generator.cli import main
+
+pytestmark = pytest.mark.integration
 
 ZOO = FIXTURES / "specs" / "zoo-v2.json"
 ONE_BLOCK = """{% extends "pages/_base/model.md.j2" %}

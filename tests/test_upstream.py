@@ -13,7 +13,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from conftest import REPO, SPECS
+from helpers.paths import REPO, SPECS
 
 from generator.cli import main
 from generator.config import pair_releases

@@ -19,6 +19,8 @@ from generator.config import Release, VersionsOptions
 from generator.model.types import ApiSpec
 from generator.views.site import published_url, release_url
 
+pytestmark = pytest.mark.integration
+
 CLAIM_STATUS = ModelKey("resource", "ResourceClaimStatus")
 PAGE_131 = "1.31/resource/v1alpha3/resourceClaimStatus.md"
 PAGE_132_BETA = "1.32/resource/v1beta1/resourceClaimStatus.md"

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 from browserkit import served
-from conftest import IN_CI, REPO
+from helpers.paths import IN_CI, REPO
 from linkcheck import broken_links
 
 from generator.build.pipeline import generate

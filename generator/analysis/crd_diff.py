@@ -215,9 +215,9 @@ def with_crd_changes(diff: ApiDiff, old: ApiSpec, new: ApiSpec) -> ApiDiff:
         return diff
     extra_model: dict[Key, list[Change]] = version_changes(old, new)
     extra_fields: dict[Key, dict[str, list[Change]]] = {}
-    for key, (own, fields) in validation_changes(old, new).items():
+    for key, (own, own_fields) in validation_changes(old, new).items():
         extra_model.setdefault(key, []).extend(own)
-        extra_fields[key] = fields
+        extra_fields[key] = own_fields
     models = {(m.group, m.api_version, m.kind): m for m in diff.models
               if not _nested_coming_or_going(m, old, new)}
     old_models, new_models = _all(old), _all(new)

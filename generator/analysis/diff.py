@@ -29,6 +29,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from difflib import SequenceMatcher
+from functools import partial
 from typing import Any
 
 from generator.analysis.gates import feature_gates
@@ -749,7 +750,7 @@ def diff_apis(old: ApiSpec, new: ApiSpec, history: History | None = None) -> Api
             stage, via = stages.get(before.name, ("ga", ""))
             model_level, fields = diff_models(
                 before, after, replace(where, stability=stage), comparer, via=via,
-                young=lambda f, d=before.name: guide.first_served_in_old(d, f))
+                young=partial(guide.first_served_in_old, before.name))
             model_level = [*model_level, *_operation_changes(old, new, before, after, where)]
             if model_level or fields:
                 models.append(ModelChange(group, ag, av, kind, "changed", before.name,

@@ -3,9 +3,16 @@ can offer them as choices without loading the differ."""
 
 from __future__ import annotations
 
-SEVERITIES = ("breaking", "warning", "info")
+from typing import Literal, get_args
+
+Severity = Literal["breaking", "warning", "info"]
+Stability = Literal["ga", "beta", "alpha"]
+Policy = Literal["allowed", "violation", "unknown"]
+# the words, for choices and lookups (typed ``str`` so that code reading them from JSON or the
+# command line can look them up; the ``Literal``s type what this package writes)
+SEVERITIES: tuple[str, ...] = get_args(Severity)
 """Change classes, worst first."""
-STABILITIES = ("ga", "beta", "alpha")
-POLICIES = ("allowed", "violation", "unknown")
+STABILITIES: tuple[str, ...] = get_args(Stability)
+POLICIES: tuple[str, ...] = get_args(Policy)
 """What the deprecation policy says of a change; ``unknown``: the known releases cannot show it
 (the reason says why)."""

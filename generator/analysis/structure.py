@@ -19,6 +19,7 @@ from typing import Any
 
 from generator.analysis.gates import feature_gates
 from generator.model.gvk import kind_of, stability
+from generator.model.spelling import type_text
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 
 _WIDENING_FORMATS = {("int32", "int64"), ("float", "double"), ("int32", ""), ("int64", ""),
@@ -41,19 +42,6 @@ def _documents_validation(model: Model) -> bool:
     type), rather than being what the server validates (a CRD's) or an alpha type."""
     return (model.crd is None and not model.root
             and stability(model.api_version) != "alpha" if model.api_version else False)
-
-
-def type_text(t: TypeRef) -> str:
-    """A source-independent spelling of a type (references by kind)."""
-    if t.kind == "array":
-        return "[]" + (type_text(t.items) if t.items else "object")
-    if t.kind == "map":
-        return "map[string]" + (type_text(t.items) if t.items else "object")
-    if t.kind == "ref":
-        return kind_of(t.ref)
-    if t.kind == "primitive":
-        return f"{t.type} ({t.format})" if t.format else t.type
-    return t.kind
 
 
 def narrows(old: TypeRef, new: TypeRef) -> bool:

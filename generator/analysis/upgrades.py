@@ -85,10 +85,10 @@ def guidance(replacements: Iterable[Replacement], new_release: str,
                                    if r.served_in_old and len(options) > 1 else "") if t]
             texts.append(code(r.api_version) + (f" ({text(', '.join(details))})" if details else ""))
         by_option.setdefault(tuple(texts), []).append(text(kind))
-    parts = []
-    for texts, kinds in by_option.items():
-        if texts:
-            parts.append(f"use {' or '.join(texts)} for {', '.join(kinds)}")
+    parts: list[str] = []
+    for option, kinds in by_option.items():
+        if option:
+            parts.append(f"use {' or '.join(option)} for {', '.join(kinds)}")
         else:
             parts.append(f"no replacement in {text(new_release)} for {', '.join(kinds)}")
     return "; ".join(parts)

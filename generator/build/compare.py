@@ -11,6 +11,7 @@ from generator.analysis.diff_filters import resolve_filter
 from generator.build.load import load_api, package_history
 from generator.config import Release
 from generator.errors import Diagnostic
+from generator.model.types import ApiSpec
 from generator.sources import SourceOptions
 
 
@@ -26,14 +27,14 @@ def diff_releases(old: Release, new: Release, options: SourceOptions | None = No
                   lenient: bool = False, keep: DiffFilter | None = None) -> ReleaseDiff:
     """Every change from ``old`` to ``new`` classed by upgrade impact, filtered by ``keep``."""
     diagnostics: list[Diagnostic] = []
-    apis = []
+    apis: list[ApiSpec] = []
     for release in (old, new):
         api, found = load_api(release, options, lenient=lenient)
         diagnostics.extend(found)
         apis.append(api)
     if keep:
         keep = resolve_filter(keep, *apis)  # before the diff: a typo fails fast
-    diff = with_crd_changes(diff_apis(*apis, history=package_history()), *apis)
+    diff = with_crd_changes(diff_apis(apis[0], apis[1], history=package_history()), *apis)
     if keep:
         diff = filter_diff(diff, keep, *apis)
     return ReleaseDiff(diff, diagnostics)

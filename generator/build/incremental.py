@@ -74,7 +74,7 @@ class ChangedModels:
     def identities(self, apis: Mapping[str, ApiSpec]) -> set[ModelKey]:
         """Cross-release identities of the changed models (as the versions view and the
         timeline spell them)."""
-        keys = set()
+        keys: set[ModelKey] = set()
         for version, names in self.names.items():
             for name in names:
                 model = apis[version].models[name]

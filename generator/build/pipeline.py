@@ -84,12 +84,12 @@ def build(config: SiteConfig, state: SiteState | None = None, *,
 
 def _build(config: SiteConfig, state: SiteState | None, progress: Callable[[str], None] | None,
            keep: bool) -> tuple[GeneratedSite, SiteState | None]:
-    hooks = default_hooks() if config.hooks is None else list(config.hooks)
+    hooks: list[Any] = default_hooks() if config.hooks is None else list(config.hooks)
     env, digest = template_env(config.templates, config.page_format, config.template_cache)
     if state is None and not keep:
         loaded = _load(config, progress, {})
-        todo = PageDependencies.everything(_apis(loaded), config.rendered)
-        return _render(config, hooks, env, loaded, todo), None
+        everything = PageDependencies.everything(_apis(loaded), config.rendered)
+        return _render(config, hooks, env, loaded, everything), None
     key = config_digest(config, digest)
     if state is not None and state.key != key:
         state = None
@@ -98,7 +98,7 @@ def _build(config: SiteConfig, state: SiteState | None, progress: Callable[[str]
         return replace(state.site, rendered=[]), state
     reuse = {v: r for v, r in state.loaded.items() if r.digest == digests[v]} if state else {}
     loaded = _load(config, progress, digests, reuse)
-    todo = None
+    todo: PageDependencies | None = None
     if state is not None and config.hooks is None:
         todo = _dependencies(state, loaded, config)
     if todo is None:

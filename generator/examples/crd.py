@@ -105,7 +105,7 @@ class _Sampler:
         return out
 
     def array(self, schema: dict[str, Any], path: str, depth: int) -> list[Any]:
-        items = schema.get("items") if isinstance(schema.get("items"), dict) else {}
+        items: dict[str, Any] = schema["items"] if isinstance(schema.get("items"), dict) else {}
         count = max(schema.get("minItems", 0), 1 if schema.get("maxItems", 1) >= 1 else 0)
         if depth > MAX_DEPTH:
             count = schema.get("minItems", 0)

@@ -164,11 +164,11 @@ class JsonnetRenderer:
             calls.append(self.helper_call(prefix, found, indent))
             skip |= found.writes
         plain: dict[str, object] = {}
-        for name in EMPTY_WRITES_NOTHING.get(index.library_path, ()):
-            value = entries.get(name)
+        for empty in EMPTY_WRITES_NOTHING.get(index.library_path, ()):
+            value = entries.get(empty)
             if value is not None and not value.entries and not value.items and _patched(index):
-                skip.add((name,))
-                _put(plain, (name,), _Leaf(value.data()))
+                skip.add((empty,))
+                _put(plain, (empty,), _Leaf(value.data()))
         self._walk(sample, (), prefix, index.root, skip, calls, plain, indent)
         if plain:
             calls.append(_merge_literal(plain))

@@ -32,7 +32,7 @@ Semantics (for code that generates Jsonnet from the index): ``withX(x)`` sets ``
 value (``target+: x``; an array also accepts a single item), an ``obj`` only nests, and
 ``new(name)`` sets ``apiVersion``/``kind`` (from ``gvk``) and ``metadata.name``.
 
-Rules (k8s-libsonnet's, see README "Builder functions"):
+Rules (k8s-libsonnet's, see docs/pages.md "Builder functions"):
 
 - Covered definitions match ``<domain>.<group>.<version>.<Kind>`` under ``io.k8s.api.``,
   ``io.k8s.apimachinery.pkg.apis.`` or ``io.k8s.kube-aggregator.pkg.apis.``; ``*List`` kinds and
@@ -68,7 +68,7 @@ import dataclasses
 import itertools
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Union
@@ -597,13 +597,13 @@ class BuilderPlanner:
     def _members(self, name: str, path: tuple[str, ...], target: tuple[str, ...],
                  stack: tuple[str, ...], slugger: Slugger | None, base: int = 0) -> tuple[BuilderEntry, ...]:
         """Members of one level; ``slugger`` None: plain slugs, subtrees shared."""
-        slugger = slugger or slug  # type: ignore[assignment]
+        slugs: Callable[[str], str] = slugger or slug
         out: list[BuilderEntry] = []
         prefix = "fn " + "".join(p + "." for p in path)
         model = self._model(name)
         assert model is not None
         if not path and model.is_kind:
-            out.append(BuilderFunction("new", NEW, "name", path, slugger(prefix + "new")))
+            out.append(BuilderFunction("new", NEW, "name", path, slugs(prefix + "new")))
         level = self._level(name, not path)
         if any(item.nested in stack for item in level if item.nested):
             level = _resorted(level, stack)  # a cycle turns an obj into a function: re-sort
@@ -618,7 +618,7 @@ class BuilderPlanner:
             arg = item.arg or argument_name(item.key)
             here = (*target, item.field.name)
             for fn_name, kind in names:
-                out.append(BuilderFunction(fn_name, kind, arg, path, slugger(prefix + fn_name), here,
+                out.append(BuilderFunction(fn_name, kind, arg, path, slugs(prefix + fn_name), here,
                                            item.field, name, base=base))
         return tuple(out)
 
@@ -668,14 +668,14 @@ def _renumbered(members: tuple[BuilderEntry, ...], slugger: Slugger) -> tuple[Bu
     return tuple(out)
 
 
-def _resorted(level: tuple[_Planned, ...], stack: tuple[str, ...]) -> list[_Planned]:
+def _resorted(level: tuple[_Planned, ...], stack: tuple[str, ...]) -> tuple[_Planned, ...]:
     def key(item: _Planned) -> tuple[bool, bool, str]:
         if item.nested and item.nested in stack:
             name = function_name(item.key)
             return (not name.startswith("new"), False, name)
         return item.sort_key
 
-    return sorted(level, key=key)
+    return tuple(sorted(level, key=key))
 
 
 _PLANNERS: list[BuilderPlanner] = []

@@ -1,4 +1,3 @@
-"""The MkDocs plugin (``plugin``): a thin adapter from MkDocs' events to ``build.pipeline``, lifting
-the raw HTML blocks past Markdown, model pages rendered without Python-Markdown
-(``headings_page``), and the search plugin's sections split without ``html.parser``
-(``search_sections``)."""
+"""The MkDocs plugin (``plugin``): a thin adapter from MkDocs' events to ``build.pipeline`` and
+``views``, lifting the raw HTML blocks past Markdown; its speed code behind one switch
+(``accelerators``: ``headings_page``, ``nav_cache``)."""

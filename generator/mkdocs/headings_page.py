@@ -87,7 +87,9 @@ def render_headings(text: str,
         hashes, title, given_id, exclude = match.groups()
         items.append((len(hashes), title.strip(), given_id, bool(exclude)))
     used = {item[2] for item in items if not isinstance(item, str) and item[2]}
-    parts, tokens, title = [], [], None
+    parts: list[str] = []
+    tokens: list[dict[str, Any]] = []
+    title = None
     for index, item in enumerate(items):
         if isinstance(item, str):
             parts.append(item)
@@ -144,7 +146,7 @@ class HeadingsPage(Page):
             super().render(config, files)
             return
         self.content = rendered.html
-        self.toc = get_toc(rendered.toc_tokens)
+        self.toc = get_toc(rendered.toc_tokens)  # type: ignore[arg-type]  # the tokens' shape
         self._title_from_render = rendered.title
         self.present_anchor_ids = rendered.ids
         self.links_to_anchors = {}

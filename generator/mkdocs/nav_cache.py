@@ -21,13 +21,11 @@ with URLs not ending in ``/``, and every page for which no D fits. With template
 (``custom_dir``, ``across=False``) only sibling pages of one section are derived (the two entries
 are page entries). The first derived navigation, and the first of each kind (the level where the
 paths part, and what the two entries are), is also rendered in full and compared; if the two
-differ, the theme renders the rest of the build. A page rendered again (``page_cache`` comparing
-it with the theme's) gets the navigation just rendered for it.
+differ, the theme renders the rest of the build.
 """
 
 from __future__ import annotations
 
-import logging
 import posixpath
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -38,6 +36,8 @@ import jinja2
 from jinja2 import pass_context
 from markupsafe import Markup
 
+from generator.mkdocs.accelerators import turned_off
+
 NAV = "partials/nav.html"
 NAV_ITEM = "partials/nav-item.html"
 _THEME_NAV = "k8s-api-docs/theme-nav.html"
@@ -45,20 +45,16 @@ _THEME_NAV = "k8s-api-docs/theme-nav.html"
 _WRAPPER = "{{ k8s_api_docs_nav() }}"
 """What ``partials/nav.html`` becomes: exactly the text the theme's template renders."""
 
-log = logging.getLogger(__name__)
-
 Parts = tuple[str, ...]
 Span = tuple[int, int]
 
 
 def same_as_theme(cache: Any, cached: str, theirs: str, what: str) -> bool:
-    """Whether a cache's result equals the theme's own for the same page; if not, the cache
-    (``NavCache``, ``page_cache.PageCache``) is turned off for the rest of the build, and why is
-    logged."""
+    """Whether the cache's result equals the theme's own for the same page; if not, the cache is
+    turned off for the rest of the build, and why is logged (once)."""
     if cached == theirs:
         return True
-    log.info("k8s-api-docs: %s differs from the theme's; the theme renders the rest of the build",
-             what)
+    turned_off(cache.name, f"{what} differs from the theme's")
     cache.enabled = False
     return False
 
@@ -152,6 +148,8 @@ class _Nav:
 class NavCache:
     """Installed into a build's theme environment by ``install``; state lives for that build."""
 
+    name = "nav_cache"
+
     def __init__(self, env: jinja2.Environment, verify: int = 1, across: bool = True) -> None:
         self.env = env
         self.across = across
@@ -167,15 +165,14 @@ class NavCache:
         self.collapsed: dict[tuple[str, Parts], str] = {}
         """Collapsed entries by entry and the URL directory they are seen from."""
         self.hits = self.misses = 0
-        self.last: tuple[str, dict[str, Any]] | None = None
-        """The latest navigation rendered and its variables (``page_cache`` cuts pages there)."""
 
     def install(self) -> None:
-        source = self.env.loader.get_source(self.env, NAV)[0] if self.env.loader else None
-        if source is None:
+        loader = self.env.loader
+        if loader is None:
             return
+        source = loader.get_source(self.env, NAV)[0]
         self.env.loader = jinja2.ChoiceLoader([
-            jinja2.DictLoader({NAV: _WRAPPER, _THEME_NAV: source}), self.env.loader])
+            jinja2.DictLoader({NAV: _WRAPPER, _THEME_NAV: source}), loader])
         @pass_context
         def k8s_api_docs_nav(context: Any) -> Markup:
             return self.render(context)
@@ -183,17 +180,7 @@ class NavCache:
         self.env.globals["k8s_api_docs_nav"] = k8s_api_docs_nav
 
     def render(self, context: Any) -> Markup:
-        return self.render_variables(context.get_all())
-
-    def render_variables(self, variables: dict[str, Any]) -> Markup:
-        page = variables.get("page")
-        if self.enabled and self.last is not None and page is not None \
-                and self.last[1].get("page") is page:  # the same page again
-            html = self.last[0]
-        else:
-            html = self._render(variables)
-        self.last = html, variables
-        return Markup(html)
+        return Markup(self._render(context.get_all()))
 
     def _render(self, variables: dict[str, Any]) -> str:
         q = self._place(variables) if self.enabled else None
@@ -236,7 +223,7 @@ class NavCache:
                      if isinstance(u, str)]
             self.tree = _Tree(nav, "navigation.indexes" in (variables.get("features") or ()), other)
         chain = self.tree.chains.get(url)
-        if not chain or not page.active or not all(node.item.active for node in chain):
+        if not chain or page is None or not page.active or not all(n.item.active for n in chain):
             return None
         return _Nav(page, _parts(url), chain, self.env.get_template(NAV_ITEM).make_module(variables))
 

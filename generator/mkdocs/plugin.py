@@ -34,7 +34,7 @@ from generator.build.pipeline import build
 from generator.build.state import GeneratedSite, SiteState
 from generator.config import Release, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
-from generator.mkdocs import nav_cache, page_cache, search_index, search_sections
+from generator.mkdocs import accelerators, nav_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
@@ -46,6 +46,7 @@ from generator.views.nav import (
     releases_list,
     rename_in_nav,
 )
+from generator.views.search import PageEntries, index_text, page_entries
 from generator.views.site import RELEASES, releases_json
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
@@ -151,8 +152,6 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._in_memory = False
         """``mkdocs build``: generated pages are handed to MkDocs as text, not written to
         ``pages_dir`` (only ``mkdocs serve`` reads them again, for ``--dirty`` rebuilds)."""
-        self._index_reshaped = False
-        """Material's search plugin writes the reshaped index (``search_index.install``)."""
         self._until_shutdown = contextlib.ExitStack()
         """What ``on_shutdown`` undoes: fewer garbage collections during ``mkdocs build``."""
 
@@ -197,7 +196,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
                                                          ABOUT_TITLE)]
         else:
             config.nav = [*nav, *self.site.nav]
-        self._fast_headings = renders_headings_alike(config)
+        self._fast_headings = accelerators.wanted("headings_page") and renders_headings_alike(config)
+        if accelerators.wanted("headings_page") and not self._fast_headings:
+            accelerators.turned_off("headings_page", "a sample page renders otherwise")
         return config
 
     def site_config(self, base_dir: Path) -> SiteConfig:
@@ -243,23 +244,13 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.append(File.generated(config, RELEASES, content=releases))  # the release switcher's
         return files
 
-    def on_pre_build(self, *, config: MkDocsConfig) -> None:
-        """Material's search plugin (its index made anew by its ``on_config``) splits pages into
-        sections with ``search_sections``: the same sections, ~8x faster; and writes the index
-        reshaped (``search_index.install``)."""
-        search_sections.install(config.plugins)
-        self._index_reshaped = self.site is not None and \
-            search_index.install(config.plugins, self._search_pages)
-
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
         """Material's navigation is derived from another page's (``nav_cache``: across sections
-        only with the theme's own templates), and with those the rest of the page too
-        (``page_cache``); the theme's compiled templates are kept in the cache directory for
-        the next build."""
-        if self.site is not None and config.theme.name == "material":
-            nav = nav_cache.install(env, across=not config.theme.custom_dir)
-            if not config.theme.custom_dir:
-                page_cache.install(env, nav)
+        only with the theme's own templates); the theme's compiled templates are kept in the
+        cache directory for the next build."""
+        if self.site is not None and config.theme.name == "material" and \
+                accelerators.wanted("nav_cache"):
+            nav_cache.install(env, across=not config.theme.custom_dir)
         if self.cache_dir is not None and env.bytecode_cache is None:
             use_bytecode_cache(env, self.cache_dir / "jinja")
         return env
@@ -296,25 +287,25 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
 
     @event_priority(-100)  # after the search plugin wrote the index
     def on_post_build(self, *, config: MkDocsConfig) -> None:
-        """Model pages' entries of the search index reshaped (``search_index``): titles that tell
+        """Model pages' entries of the search index reshaped (``views.search``): titles that tell
         releases and API versions apart, one entry per property row and builder function."""
-        if self.site is None or self._index_reshaped:
+        if self.site is None:
             return
         path = Path(config.site_dir) / "search" / "search_index.json"
         if not path.is_file():
             return
         index = json.loads(path.read_text(encoding="utf-8"))
-        write_file(path, search_index.index_text(index, self._search_pages()))
+        write_file(path, index_text(index, self._search_pages()))
 
-    def _search_pages(self) -> dict[str, search_index.PageEntries]:
-        """The model pages' search entries (``search_index.page_entries``) of the site."""
+    def _search_pages(self) -> dict[str, PageEntries]:
+        """The model pages' search entries (``page_entries``) of the site."""
         assert self.site is not None
-        pages: dict[str, search_index.PageEntries] = {}
+        pages: dict[str, PageEntries] = {}
         entries = {}
         for api, plan in zip(self.site.apis, self.site.plans, strict=True):
             known = self._entries.get(api.version)
             if known is None or known[0] is not api or known[1] is not plan:
-                known = (api, plan, search_index.page_entries(api, plan))
+                known = (api, plan, page_entries(api, plan))
             entries[api.version] = known
             pages.update(known[2])
         self._entries = entries

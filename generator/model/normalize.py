@@ -210,7 +210,8 @@ class _Normalizer:
         else:
             shape = "free-form"
         if crd is not None:
-            kind, gvks = crd.kind, (GroupVersionKind(crd.group, crd.version, crd.kind),)
+            gvks: tuple[GroupVersionKind, ...] = (GroupVersionKind(crd.group, crd.version, crd.kind),)
+            kind = crd.kind
         else:
             kind, gvks = kind_of(root) + ("." + path if path else ""), () if path else gvks_of(schema)
         return dict(

@@ -17,11 +17,11 @@ from jinja2 import meta as jinja2_meta
 from generator.config import PAGE_FORMATS
 from generator.errors import Location, UsageError
 from generator.model.gvk import stability
-from generator.model.types import TypeRef
+from generator.model.spelling import primitive_label
 from generator.render import gfm, markup
 from generator.render.highlight import highlight
 from generator.render.raw_html import raw_block
-from generator.views.properties import PropertyRow, SameShape, TypeLabel, primitive_label
+from generator.views.properties import PropertyRow, SameShape, TypeLabel
 
 PACKAGE_TEMPLATES = Path(__file__).resolve().parent.parent / "_templates"
 SOURCE_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
@@ -30,10 +30,6 @@ SOURCE_TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
 def shipped_templates() -> Path:
     """``generator/_templates`` in an installed wheel, else the checkout's ``templates/``."""
     return PACKAGE_TEMPLATES if PACKAGE_TEMPLATES.is_dir() else SOURCE_TEMPLATES
-
-
-def type_text(t: TypeRef) -> str:
-    return primitive_label(t)
 
 
 def type_cell(row: PropertyRow) -> str:
@@ -104,7 +100,7 @@ FILTERS: dict[str, Any] = {
     "raw_block": raw_block,
     "type_html": type_html,
     "same_shape_html": same_shape_html,
-    "type_text": type_text,
+    "type_text": primitive_label,  # a scalar's spelling (model.spelling)
     "type_cell": type_cell,
     "yaml_scalar": yaml_scalar,
     "stability": stability,

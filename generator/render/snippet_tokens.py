@@ -123,7 +123,7 @@ class RuleTokenizer:
         add = tokens.append
         actions = self._actions
         for match in self._finditer(text):
-            action = actions[match.lastindex]
+            action = actions[match.lastindex or 0]
             if type(action) is _TokenType:
                 add((action, match.group()))
             else:
@@ -227,7 +227,7 @@ def yaml_lines(text: str) -> list[YamlLine] | None:
     is outside the subset or Pygments' indentation context would treat it otherwise (more of a
     plain scalar, extra indentation flagged as an error)."""
     lines: list[YamlLine] = []
-    indent, stack = -1, []  # Pygments' indentation context: the current level and the outer ones
+    indent, stack = -1, list[int]()  # Pygments' indentation context: the current level and the outer ones
     plain_end = False
     for text_line in text[:-1].split("\n"):
         line = yaml_line(text_line)

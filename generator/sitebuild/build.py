@@ -5,6 +5,7 @@ result is link-checked here before it is swapped in)."""
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,7 +21,15 @@ from generator.build.load import release_digest
 from generator.build.release_cache import stale_entries
 from generator.config import RELEASE_CACHE_DIR, Release, VersionsOptions, plugin_config
 from generator.errors import GeneratorError, UsageError
-from generator.output.writer import claim_dir, remove_dir, swap_dir, write_file, write_pages
+from generator.output.writer import (
+    MANAGED_MARKER,
+    claim_dir,
+    refuse_foreign,
+    remove_dir,
+    swap_dir,
+    write_file,
+    write_pages,
+)
 from generator.render.env import shipped_templates
 from generator.sitebuild.inputs import Manifest, ManifestEntry, SiteInputs, page_set_digest, release_key
 from generator.sitebuild.landing import (
@@ -47,7 +56,8 @@ STAGING_PREFIX = ".build-"
 class BuildSiteOptions:
     releases: list[Release]
     out: Path
-    config_file: Path = Path("mkdocs.yml")
+    config_file: Path | None = None
+    """The MkDocs config every release inherits; ``None``: the built-in one (the project's)."""
     cache_dir: Path = DEFAULT_CACHE
     offline: bool = False
     jobs: int = field(default_factory=default_jobs)
@@ -62,8 +72,9 @@ class BuildSiteOptions:
     """``mkdocs`` (``mkdocs build`` with the plugin) or ``zensical`` (``sitebuild.zensical``)."""
     site_url: str | None = None
     """Where the site is published (``https://org.github.io/repo/``); default: ``site_url`` of
-    the config. Needed for more than one release: the version selector maps pages through each
-    release's ``sitemap.xml``, whose ``<loc>``s MkDocs writes only with a site URL."""
+    the config. Without one the version selector opens the other release's home page: it maps
+    pages through each release's ``sitemap.xml``, whose ``<loc>``s MkDocs writes only with a
+    site URL."""
 
 
 @dataclass
@@ -74,6 +85,8 @@ class BuildSummary:
     pages_built: int = 0
     pages_skipped: int = 0
     seconds: float = 0.0
+    notes: list[str] = field(default_factory=list)
+    """What the user should know about the result (said once, by the CLI)."""
 
     def line(self) -> str:
         releases = len(self.built) + len(self.skipped)
@@ -87,8 +100,71 @@ def html_pages(site: Path) -> list[str]:
     return sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html") if p.name != "404.html")
 
 
+@dataclass
+class BuildPlan:
+    """What ``plan_site`` found: the site's releases, their inputs and keys, and which releases
+    changed (``todo``). Nothing is written while planning."""
+
+    options: BuildSiteOptions
+    out: Path
+    cache_dir: Path
+    parent: ParentConfig
+    site_url: str
+    source_options: SourceOptions
+    releases: dict[str, Release]
+    oldest_first: list[str]
+    titles: dict[str, str]
+    shapes: dict[str, tuple[str, str]]
+    digests: dict[str, str]
+    keys: dict[str, str]
+    manifest: Manifest
+    entries: dict[str, ManifestEntry]
+    """The manifest's entries of ``out`` (updated by ``publish``)."""
+    todo: list[str]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def newest(self) -> str:
+        return self.oldest_first[-1]
+
+    def staging(self, version: str) -> Path:
+        return self.out / f"{STAGING_PREFIX}{version}"
+
+
 def build_site(options: BuildSiteOptions) -> BuildSummary:
+    """``plan_site`` → ``build_releases`` → ``publish``. A failure removes what this run
+    created: the staging directories, and ``--out`` itself when this run made it."""
     start = time.perf_counter()
+    plan = plan_site(options)
+    created = not plan.out.exists()
+    marked = (plan.out / MANAGED_MARKER).exists()
+    try:
+        claim_dir(plan.out)
+        for stale in stale_entries(plan.cache_dir / RELEASE_CACHE_DIR):  # releases of other code
+            remove_dir(stale)
+        built = build_releases(plan, plan.todo)
+        moved = [v for v in plan.todo if v in plan.entries and plan.entries[v].page_set
+                 != page_set_digest(built[v])]
+        if moved:  # pages appeared or vanished: cross-release links of the others may change
+            built.update(build_releases(plan, [v for v in plan.releases if v not in plan.todo]))
+        summary = publish(plan, built)
+    except BaseException:
+        for version in plan.releases:
+            remove_dir(plan.staging(version))
+        remove_dir(plan.staging(LATEST_ALIAS))
+        if created:
+            remove_dir(plan.out)
+        elif not marked:
+            (plan.out / MANAGED_MARKER).unlink(missing_ok=True)
+        raise
+    summary.seconds = time.perf_counter() - start
+    summary.notes = plan.notes
+    return summary
+
+
+def plan_site(options: BuildSiteOptions) -> BuildPlan:
+    """Check the options, read the config, the releases' sources and the manifest, and decide
+    which releases to build."""
     releases = {r.version: r for r in options.releases}
     if not releases:
         raise UsageError("no release to build")
@@ -102,29 +178,26 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     if LATEST_ALIAS in releases:
         raise UsageError(f"{LATEST_ALIAS!r} is the alias of the newest release, not a release label")
     out = options.out.resolve()
+    refuse_foreign(out)
     cache_dir = options.cache_dir.resolve()
     parent = ParentConfig.load(options.config_file)
-    site_url = _site_url(options.site_url or parent.site_url, len(releases))
+    site_url = _site_url(options.site_url or parent.site_url)
     template_dirs = tuple(d for d in (parent.template_dir(), shipped_templates()) if d)
     site_digest = SiteInputs(parent.path, parent.docs_dir, template_dirs,
                              tuple((r.version, r.spec, *r.crds) for r in options.releases),
                              tuple(options.groups), options.builder, site_url).digest()
     spec_mirror = options.spec_mirror.resolve() if options.spec_mirror else None
-    lock_file = (options.lock_file or parent.base_dir / LOCK_NAME).resolve()
+    lock_dir = Path.cwd() if parent.builtin else parent.base_dir
+    lock_file = (options.lock_file or lock_dir / LOCK_NAME).resolve()
     source_options = SourceOptions(cache_dir=cache_dir, offline=options.offline,
                                    spec_mirror=spec_mirror, lock_file=lock_file)
-    claim_dir(out)
-    for stale in stale_entries(cache_dir / RELEASE_CACHE_DIR):  # loaded releases of other code
-        remove_dir(stale)
     manifest = Manifest(cache_dir / "build-site" / "manifest.json")
     entries = manifest.entries(out)
-    previous = dict(entries)
     digests = {v: release_digest(r, source_options) for v, r in releases.items()}
     shapes: dict[str, tuple[str, str]] = {
         v: (entries[v].shape, entries[v].title)
         if v in entries and entries[v].source == digests[v] and entries[v].shape and entries[v].title
         else _shape_and_title(r, source_options) for v, r in releases.items()}
-    titles = {v: title for v, (_, title) in shapes.items()}
     oldest_first = newest_first(list(releases))[::-1]
     pairs = _versions_options(parent, oldest_first).change_pairs
     inputs = {v: ReleaseInputs.of(v, oldest_first, pairs) for v in releases}
@@ -134,93 +207,106 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
             for v in releases}
     todo = [v for v in releases if options.force or v not in entries or entries[v].key != keys[v]
             or not (out / v / "index.html").is_file()]
-    summary = BuildSummary(out)
-    site_releases = [releases[v] for v in oldest_first]
-    newest = oldest_first[-1]
+    notes = []
+    if parent.builtin:
+        notes.append(f"no MkDocs config given: built with the built-in one ({parent.path})")
+    if not site_url and len(releases) > 1:
+        notes.append("no --site-url: the version selector opens the other release's home page "
+                     "(with the site's URL it keeps the page)")
+    return BuildPlan(options, out, cache_dir, parent, site_url, source_options, releases,
+                     oldest_first, {v: title for v, (_, title) in shapes.items()}, shapes, digests,
+                     keys, manifest, entries, todo, notes)
+
+
+def build_releases(plan: BuildPlan, versions: list[str]) -> dict[str, list[str]]:
+    """Build ``versions`` into their staging directories in ``plan.out`` (the newest one's
+    ``latest/`` alias staged too); their HTML pages. On a failed build: every staging directory
+    removed, the cause in a ``GeneratorError``, the full output in the release's ``build.log``."""
+    options, cache_dir = plan.options, plan.cache_dir
+    site_releases = [plan.releases[v] for v in plan.oldest_first]
     listed: dict[str, list[str]] = {}
-    """HTML pages of each release built by this run, listed as its build finishes."""
-    alias_staging = out / f"{STAGING_PREFIX}{LATEST_ALIAS}"
-
-    def build(versions: list[str]) -> None:
-        jobs = []
-        for version in versions:
-            work = cache_dir / "build-site" / version
-            site_dir = out / f"{STAGING_PREFIX}{version}"
-            plugin_options = release_plugin_options(
-                parent, releases[version], site_releases, cache_dir=cache_dir,
-                pages_dir=work / "pages", groups=list(options.groups), spec_mirror=spec_mirror,
-                lock_file=lock_file, offline=options.offline)
-            if options.builder == "zensical":
-                jobs.append(zensical_job(parent, version, plugin_options, work, site_dir, site_url))
-                continue
-            config_file = work / "mkdocs.yml"
-            write_file(config_file, release_mkdocs_yml(parent, releases[version], plugin_options,
-                                                       site_dir=site_dir, site_url=site_url))
-            jobs.append(BuildJob(version, config_file))
-        warm = prepare = None
-        if jobs and options.builder == "mkdocs":  # the templates, compiled once for all builds
-            warm = partial(compile_theme_templates, jobs[0].config_file, cache_dir / "jinja")
-            prepare = partial(compile_templates, parent.template_dir(), cache_dir / "jinja")
-        with tqdm(total=len(jobs), desc="build-site", unit="release",
-                  disable=not options.progress or not jobs, leave=False) as bar:
-            def done(result: BuildResult) -> None:
-                bar.set_postfix_str(f"{result.version} {result.seconds:.1f} s")
-                bar.update(1)
-                if result.ok:  # done while the other releases still build
-                    listed[result.version] = html_pages(out / f"{STAGING_PREFIX}{result.version}")
-                    if result.version == newest:
-                        _stage_alias(alias_staging, newest, titles, listed[newest])
-            # newest (largest) releases first: the last build to finish is a small one
-            rank = {v: i for i, v in enumerate(newest_first([job.version for job in jobs]))}
-            finished = {r.version: r for r in run_builds(sorted(jobs, key=lambda j: rank[j.version]),
-                                                         max(1, options.jobs), done, warm=warm,
-                                                         prepare=prepare)}
-            results = [finished[job.version] for job in jobs]
-        failed = [r for r in results if not r.ok]
-        if failed:
-            remove_dir(alias_staging)
-        for result in failed:
-            remove_dir(out / f"{STAGING_PREFIX}{result.version}")
-            write_file(cache_dir / "build-site" / result.version / "build.log", result.output + "\n")
-        if failed:
-            details = "; ".join(f"{r.version}: {_last_error(r.output)}" for r in failed)
-            raise GeneratorError(f"{options.builder} build failed for {details} (full output: "
-                                 f"{cache_dir / 'build-site' / failed[0].version / 'build.log'})")
-        if options.builder == "zensical":  # Zensical does not check links in raw HTML
-            check_links(out, [r.version for r in results], STAGING_PREFIX)
+    jobs = []
+    for version in versions:
+        work = cache_dir / "build-site" / version
+        plugin_options = release_plugin_options(
+            plan.parent, plan.releases[version], site_releases, cache_dir=cache_dir,
+            pages_dir=work / "pages", groups=list(options.groups),
+            spec_mirror=plan.source_options.spec_mirror, lock_file=plan.source_options.lock_file,
+            offline=options.offline)
+        if options.builder == "zensical":
+            jobs.append(zensical_job(plan.parent, version, plugin_options, work, plan.staging(version),
+                                     plan.site_url))
+            continue
+        config_file = work / "mkdocs.yml"
+        write_file(config_file, release_mkdocs_yml(plan.parent, plan.releases[version], plugin_options,
+                                                   site_dir=plan.staging(version),
+                                                   site_url=plan.site_url))
+        jobs.append(BuildJob(version, config_file))
+    warm = prepare = None
+    if jobs and options.builder == "mkdocs":  # the templates, compiled once for all builds
+        warm = partial(compile_theme_templates, jobs[0].config_file, cache_dir / "jinja")
+        prepare = partial(compile_templates, plan.parent.template_dir(), cache_dir / "jinja")
+    with tqdm(total=len(jobs), desc="build-site", unit="release",
+              disable=not options.progress or not jobs, leave=False) as bar:
+        def done(result: BuildResult) -> None:
+            bar.set_postfix_str(f"{result.version} {result.seconds:.1f} s")
+            bar.update(1)
+            if result.ok:  # done while the other releases still build
+                listed[result.version] = html_pages(plan.staging(result.version))
+                if result.version == plan.newest:
+                    _stage_alias(plan.staging(LATEST_ALIAS), plan.newest, plan.titles,
+                                 listed[plan.newest])
+        # newest (largest) releases first: the last build to finish is a small one
+        rank = {v: i for i, v in enumerate(newest_first([job.version for job in jobs]))}
+        results = run_builds(sorted(jobs, key=lambda j: rank[j.version]), max(1, options.jobs),
+                             done, warm=warm, prepare=prepare)
+    failed = [r for r in results if not r.ok]
+    if failed:
+        remove_dir(plan.staging(LATEST_ALIAS))
         for result in results:
-            swap_dir(out / f"{STAGING_PREFIX}{result.version}", out / result.version)
-            pages = listed[result.version]
-            entries[result.version] = ManifestEntry(keys[result.version], len(pages),
-                                                    page_set_digest(pages), digests[result.version],
-                                                    *shapes[result.version])
-            summary.built.append(result.version)
-            summary.pages_built += len(pages)
+            remove_dir(plan.staging(result.version))
+        for result in failed:
+            write_file(cache_dir / "build-site" / result.version / "build.log", result.output + "\n")
+        details = "; ".join(f"{r.version}: {cause_line(r.output)}" for r in failed)
+        raise GeneratorError(f"{options.builder} build failed for {details} (full output: "
+                             f"{cache_dir / 'build-site' / failed[0].version / 'build.log'})")
+    return listed
 
-    build(todo)
-    moved = [v for v in todo if v in previous and previous[v].page_set != entries[v].page_set]
-    if moved:  # pages appeared or vanished: cross-release links of the other releases may change
-        build([v for v in releases if v not in todo])
-    for version in releases:
-        if version not in summary.built:
+
+def publish(plan: BuildPlan, built: dict[str, list[str]]) -> BuildSummary:
+    """Swap the releases built into ``plan.out`` (Zensical's link-checked first), drop releases
+    no longer in the site, write ``latest/``, ``versions.json``, the landing page, the manifest."""
+    out, entries, newest = plan.out, plan.entries, plan.newest
+    if plan.options.builder == "zensical" and built:  # Zensical does not check links in raw HTML
+        check_links(out, list(built), STAGING_PREFIX)
+    summary = BuildSummary(out)
+    for version in sorted(built, key=list(plan.releases).index):
+        pages = built[version]
+        swap_dir(plan.staging(version), out / version)
+        entries[version] = ManifestEntry(plan.keys[version], len(pages), page_set_digest(pages),
+                                         plan.digests[version], *plan.shapes[version])
+        summary.built.append(version)
+        summary.pages_built += len(pages)
+    for version in plan.releases:
+        if version not in built:
             summary.skipped.append(version)
             summary.pages_skipped += entries[version].pages
-    for version in sorted(set(entries) - set(releases)):
+    for version in sorted(set(entries) - set(plan.releases)):
         remove_dir(out / version)
         del entries[version]
-    order = newest_first(list(releases))
+    alias_staging = plan.staging(LATEST_ALIAS)
     alias_home = out / LATEST_ALIAS / "index.html"
-    staged = newest in listed  # as the newest release's build finished
+    staged = newest in built and alias_staging.is_dir()  # as the newest release's build finished
     if not staged and (not alias_home.is_file() or alias_home.read_text(
-            encoding="utf-8") != alias_pages(["index.html"], newest, titles)["index.html"]):
-        _stage_alias(alias_staging, newest, titles, html_pages(out / newest))
+            encoding="utf-8") != alias_pages(["index.html"], newest, plan.titles)["index.html"]):
+        _stage_alias(alias_staging, newest, plan.titles, html_pages(out / newest))
         staged = True
     if staged:
         swap_dir(alias_staging, out / LATEST_ALIAS)
+    order = plan.oldest_first[::-1]
     write_file(out / "versions.json", versions_json(order))
-    write_file(out / "index.html", landing_page(parent.site_name, order, titles))
-    manifest.save()
-    summary.seconds = time.perf_counter() - start
+    write_file(out / "index.html", landing_page(plan.parent.site_name, order, plan.titles))
+    plan.manifest.save()
     return summary
 
 
@@ -258,12 +344,10 @@ def check_links(out: Path, built: list[str], staging_prefix: str) -> None:
                              + (" …" if len(broken) > 3 else ""))
 
 
-def _site_url(url: str, releases: int) -> str:
+def _site_url(url: str) -> str:
+    """The site's URL (``landing.site_url_of``), or ``""``: then MkDocs writes no page addresses
+    into the sitemaps the version selector reads, so it opens the other release's home page."""
     if not url:
-        if releases > 1:
-            raise UsageError("the version selector keeps the page only when the site's URL is "
-                             "known: pass --site-url https://HOST/PATH/ (or set site_url in the "
-                             "MkDocs config)")
         return ""
     try:
         return site_url_of(url)
@@ -278,10 +362,19 @@ def _stage_alias(staging: Path, newest: str, titles: dict[str, str], pages: list
     write_pages(staging, alias_pages(pages, newest, titles))
 
 
-def _last_error(output: str) -> str:
-    lines = [line for line in output.splitlines() if line.strip()]
-    errors = [line for line in lines if "ERROR" in line or "WARNING" in line or "Error" in line]
-    return (errors or lines or ["no output"])[-1]
+_LOG_PREFIX = re.compile(r"^(?:ERROR|WARNING)\s*-\s*")
+_NOT_A_CAUSE = ("Aborted with", "Error: Aborted", "Traceback (most recent call last)")
+
+
+def cause_line(output: str) -> str:
+    """The line of a failed build's output that says why: its first error or warning (MkDocs'
+    closing "Aborted with a BuildError!" says only that it failed), without the log prefix."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for line in lines:
+        if ("ERROR" in line or "WARNING" in line or "Error" in line) \
+                and not _LOG_PREFIX.sub("", line).startswith(_NOT_A_CAUSE):
+            return _LOG_PREFIX.sub("", line)
+    return lines[-1] if lines else "no output"
 
 
 def _shape_and_title(release: Release, options: SourceOptions) -> tuple[str, str]:

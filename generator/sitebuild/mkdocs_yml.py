@@ -17,6 +17,14 @@ from generator.errors import UsageError
 from generator.sitebuild.landing import release_site_url
 
 PLUGIN = "k8s-api-docs"
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def builtin_config() -> Path:
+    """The project's own ``mkdocs.yml`` (theme, extensions, stylesheet, hand-written home):
+    ``generator/_site/`` in an installed wheel, else the checkout's."""
+    packaged = _PACKAGE / "_site" / "mkdocs.yml"
+    return packaged if packaged.is_file() else _PACKAGE.parent / "mkdocs.yml"
 
 
 @dataclass(frozen=True)
@@ -25,9 +33,14 @@ class ParentConfig:
 
     path: Path
     data: dict[str, Any]
+    builtin: bool = False
+    """The built-in config (``builtin_config``), used when no config is given or found."""
 
     @classmethod
-    def load(cls, path: Path) -> ParentConfig:
+    def load(cls, path: Path | None) -> ParentConfig:
+        """The config at ``path``; ``None``: the built-in one."""
+        builtin = path is None
+        path = builtin_config() if path is None else path
         try:
             with path.open("rb") as fh:
                 data = yaml_load(fh, get_yaml_loader())
@@ -35,7 +48,7 @@ class ParentConfig:
             raise UsageError(f"cannot read MkDocs config {path}: {exc.strerror or exc}") from None
         except (yaml.YAMLError, ConfigurationError) as exc:
             raise UsageError(f"invalid MkDocs config {path}: {exc}") from None
-        return cls(path.resolve(), data if isinstance(data, dict) else {})
+        return cls(path.resolve(), data if isinstance(data, dict) else {}, builtin)
 
     @property
     def base_dir(self) -> Path:

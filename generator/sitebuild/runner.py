@@ -1,15 +1,16 @@
 """Run release builds in parallel: one process per release, at most ``jobs`` at a time (each build
 is single-threaded Python, so one per core).
 
-On Linux a ``mkdocs build`` job runs in a child forked from this process once it has imported what
-a build imports (``preload``): the child runs MkDocs' own command line, as ``python -m mkdocs build
--f CONFIG`` would, but starts building at once instead of spending ~0.7 s on imports first. Jobs
-with a command of their own (Zensical), and every job where ``fork`` is missing or unsafe, run as
-subprocesses.
+A ``mkdocs build`` job runs in a worker process of ``multiprocessing``'s ``forkserver`` context
+(``spawn`` where there is none): the server process is started fresh (never a fork of this
+process, whose progress bar runs a thread) and imports what a build imports once
+(``PRELOAD``); each build is a fork of that single-threaded server, running MkDocs' own command
+line as ``python -m mkdocs build -f CONFIG`` would, without importing first. Jobs with a
+command of their own (Zensical) run as subprocesses.
 
-The CLI imports this module to describe ``build-site``: ``subprocess``, MkDocs and
-``concurrent.futures`` are imported by the functions that run builds, so other commands (``diff``)
-do not load them."""
+The CLI imports this module to describe ``build-site``: ``subprocess``, ``multiprocessing``, MkDocs
+and ``concurrent.futures`` are imported by the functions that run builds, so other commands
+(``diff``) do not load them."""
 
 from __future__ import annotations
 
@@ -20,9 +21,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any, NoReturn
+from typing import Any, Literal, NoReturn, get_args
 
-BUILDERS = ("mkdocs", "zensical")
+Builder = Literal["mkdocs", "zensical"]
+BUILDERS: tuple[Builder, ...] = get_args(Builder)
 """What builds a release site: ``mkdocs build`` with the plugin, or Zensical."""
 
 
@@ -80,40 +82,106 @@ def run_build(job: BuildJob) -> BuildResult:
 
 def run_builds(jobs: Sequence[BuildJob], workers: int,
                on_done: Callable[[BuildResult], None] | None = None,
-               fork: bool | None = None, warm: Callable[[], None] | None = None,
+               pool: bool | None = None, warm: Callable[[], None] | None = None,
                prepare: Callable[[], None] | None = None) -> list[BuildResult]:
-    """Build every job, ``workers`` at a time; results in job order. ``fork``: run the jobs in
-    forked children (default: where ``can_fork`` says so). Only then: ``warm`` fills a cache the
-    builds share, in a child of its own, while this process runs ``prepare`` (whose results in
-    memory the builds inherit) and preloads; the builds start when all that is done. Neither
-    changes what is built: failing there only costs the builds the time they would save."""
-    if fork is None:
-        fork = can_fork(jobs)
-    if fork:
-        return _run_forked(jobs, workers, on_done, warm, prepare)
+    """Build every job, ``workers`` at a time; results in job order. ``pool``: run the jobs in
+    worker processes (default: when every job is a ``mkdocs build``), else as subprocesses. Only
+    then: ``warm`` (a picklable callable) fills a cache the builds share, in a worker of its own,
+    while this process runs ``prepare``; the builds start when both are done. Neither changes
+    what is built: failing there only costs the builds the time they would save."""
+    if pool is None:
+        pool = all(not job.command for job in jobs)
+    if pool:
+        return _run_in_workers(jobs, workers, on_done, warm, prepare)
     from concurrent.futures import ThreadPoolExecutor, as_completed
 
     results: dict[str, BuildResult] = {}
-    if workers <= 1:
-        for job in jobs:
-            results[job.version] = run_build(job)
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as threads:
+        futures = [threads.submit(run_build, job) for job in jobs]
+        for future in as_completed(futures):
+            result = future.result()
+            results[result.version] = result
             if on_done:
-                on_done(results[job.version])
-    else:
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            futures = [pool.submit(run_build, job) for job in jobs]
-            for future in as_completed(futures):
-                result = future.result()
-                results[result.version] = result
-                if on_done:
-                    on_done(result)
+                on_done(result)
     return [results[job.version] for job in jobs]
 
 
-def can_fork(jobs: Sequence[BuildJob]) -> bool:
-    """Whether the jobs can run in forked children: all of them ``mkdocs build`` jobs, on Linux
-    (macOS system libraries are not safe to use in a forked child; Windows has no ``fork``)."""
-    return sys.platform == "linux" and hasattr(os, "fork") and all(not job.command for job in jobs)
+PRELOAD = ["mkdocs.__main__", "mkdocs.commands.build", "generator.mkdocs.plugin",
+           "material.plugins.search.plugin", "pymdownx.superfences", "pymdownx.highlight",
+           "pymdownx.tabbed", "pymdownx.details", "markdown.extensions.toc",
+           "markdown.extensions.tables", "markdown.extensions.attr_list", "pygments.lexers.data"]
+"""Modules the fork server imports once for every build (a missing one is skipped)."""
+
+
+def _context() -> Any:
+    """``forkserver`` with ``PRELOAD`` where the platform has it, else ``spawn``."""
+    import multiprocessing
+
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _run_in_workers(jobs: Sequence[BuildJob], workers: int,
+                    on_done: Callable[[BuildResult], None] | None,
+                    warm: Callable[[], None] | None,
+                    prepare: Callable[[], None] | None) -> list[BuildResult]:
+    """``run_builds`` with each job in a fresh worker process (``_context``)."""
+    import tempfile
+    from multiprocessing.connection import wait
+
+    if not jobs:
+        return []
+    context = _context()
+    warming = context.Process(target=_quietly, args=(warm,)) if warm else None
+    if warming:
+        warming.start()
+    try:
+        if prepare:
+            with contextlib.suppress(Exception):
+                prepare()
+    finally:
+        if warming:
+            warming.join()
+    pending = list(jobs)
+    running: dict[Any, tuple[BuildJob, Any, Any, float]] = {}
+    results: dict[str, BuildResult] = {}
+    try:
+        while pending or running:
+            while pending and len(running) < max(1, workers):
+                job = pending.pop(0)
+                capture = tempfile.NamedTemporaryFile(prefix="build-", suffix=".log")  # noqa: SIM115
+                process = context.Process(target=_build_in_worker, args=(job, capture.name))
+                start = time.perf_counter()
+                process.start()
+                running[process.sentinel] = (job, process, capture, start)
+            for sentinel in wait(list(running)):
+                job, process, capture, start = running.pop(sentinel)
+                process.join()
+                with capture:
+                    output = Path(capture.name).read_bytes().decode("utf-8", "replace").strip()
+                results[job.version] = BuildResult(job.version, process.exitcode == 0,
+                                                   time.perf_counter() - start, output)
+                if on_done:
+                    on_done(results[job.version])
+    except BaseException:
+        for _, process, capture, _ in running.values():
+            process.terminate()
+            process.join()
+            capture.close()
+        raise
+    return [results[job.version] for job in jobs]
+
+
+def _quietly(call: Callable[[], None]) -> None:
+    """Run ``call`` with its output and failure discarded (a worker's ``warm`` step)."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for fd in (1, 2):
+        os.dup2(devnull, fd)
+    with contextlib.suppress(Exception):
+        call()
 
 
 def quiet_config(config_file: Path) -> Any:
@@ -134,95 +202,16 @@ def quiet_config(config_file: Path) -> Any:
         logger.disabled = disabled
 
 
-def preload(config_file: Path) -> None:
-    """Import what a build imports: MkDocs' command line and, by loading one job's config (then
-    dropped: no plugin event runs), the theme, plugins and Markdown extensions it names
-    (``quiet_config``; whatever fails, the child meets again and reports)."""
-    import mkdocs.__main__  # noqa: F401  (the command line the children run)
-
-    with contextlib.suppress(Exception):
-        quiet_config(config_file)
-
-
-def _run_forked(jobs: Sequence[BuildJob], workers: int,
-                on_done: Callable[[BuildResult], None] | None,
-                warm: Callable[[], None] | None,
-                prepare: Callable[[], None] | None) -> list[BuildResult]:
-    """``run_builds`` with each job in a child forked from this process after ``preload``."""
-    import tempfile
-
-    if not jobs:
-        return []
-    warming = _call_in_child(warm) if warm else None
-    try:
-        if prepare:
-            with contextlib.suppress(Exception):
-                prepare()
-        preload(jobs[0].config_file)
-    finally:
-        if warming:
-            os.waitpid(warming, 0)
-    pending = list(jobs)
-    running: dict[int, tuple[BuildJob, IO[bytes], float]] = {}
-    results: dict[str, BuildResult] = {}
-    try:
-        while pending or running:
-            while pending and len(running) < max(1, workers):
-                job = pending.pop(0)
-                capture = tempfile.TemporaryFile()  # noqa: SIM115  (closed once the child is reaped)
-                sys.stdout.flush()
-                sys.stderr.flush()
-                start = time.perf_counter()
-                pid = os.fork()
-                if pid == 0:
-                    _build_in_child(job, capture)
-                running[pid] = (job, capture, start)
-            pid, status = os.wait()
-            if pid not in running:
-                continue
-            job, capture, start = running.pop(pid)
-            with capture:
-                capture.seek(0)
-                output = capture.read().decode("utf-8", errors="replace").strip()
-            results[job.version] = BuildResult(job.version, os.waitstatus_to_exitcode(status) == 0,
-                                               time.perf_counter() - start, output)
-            if on_done:
-                on_done(results[job.version])
-    except BaseException:
-        _stop(running)
-        raise
-    return [results[job.version] for job in jobs]
-
-
-def _call_in_child(call: Callable[[], None]) -> int:
-    """Run ``call`` in a forked child, its output discarded; the child's pid."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    pid = os.fork()
-    if pid:
-        return pid
+def _build_in_worker(job: BuildJob, capture: str) -> NoReturn:
+    """In a worker: ``mkdocs build`` of the job with stdout and stderr in the file ``capture``,
+    then exit with its status."""
     code = 1
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        for fd in (1, 2):
-            os.dup2(devnull, fd)
-        call()
-        code = 0
-    finally:
-        os._exit(code)
-
-
-def _build_in_child(job: BuildJob, capture: IO[bytes]) -> NoReturn:
-    """In a forked child: ``mkdocs build`` of the job with stdout and stderr in ``capture``,
-    then exit with its status (``os._exit``: nothing of the parent's at-exit work runs here)."""
-    code = 1
-    try:
-        import gc
         import io
 
+        out = os.open(capture, os.O_WRONLY | os.O_APPEND)
         for fd in (1, 2):
-            os.dup2(capture.fileno(), fd)
-        # fresh streams: the inherited ones may hold a lock another thread of the parent held
+            os.dup2(out, fd)
         sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", line_buffering=True)
         sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
@@ -230,7 +219,6 @@ def _build_in_child(job: BuildJob, capture: IO[bytes]) -> NoReturn:
         os.environ.update(BUILD_ENV)
         for name in SERVE_ONLY_ENV:
             os.environ.pop(name, None)
-        gc.freeze()  # what the parent had is never garbage: do not scan it (nor copy its pages)
         from mkdocs.__main__ import cli
 
         try:
@@ -243,21 +231,7 @@ def _build_in_child(job: BuildJob, capture: IO[bytes]) -> NoReturn:
 
         traceback.print_exc()
     finally:
-        try:
+        with contextlib.suppress(Exception):
             sys.stdout.flush()
             sys.stderr.flush()
-        finally:
-            os._exit(code)
-
-
-def _stop(running: dict[int, tuple[BuildJob, IO[bytes], float]]) -> None:
-    """End the children still running (interrupted or failed parent) and reap them."""
-    import signal
-
-    for pid in running:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
-    for pid, (_, capture, _) in running.items():
-        with contextlib.suppress(ChildProcessError):
-            os.waitpid(pid, 0)
-        capture.close()
+    sys.exit(code)

@@ -1,5 +1,5 @@
 """What ``build-site`` compiles ahead of its release builds, so that none of them compiles it
-(each ``mkdocs build`` would otherwise compile ~0.5 s of templates, racing the others for the
+(each ``mkdocs build`` would otherwise compile the templates itself, racing the others for the
 cache): the theme's templates into the bytecode cache the plugin gives the theme (``on_env``)."""
 
 from __future__ import annotations

@@ -365,7 +365,7 @@ def _conversion(value: Any) -> dict[str, Any]:
     if not isinstance(value, dict):
         return {"strategy": "None"}
     out: dict[str, Any] = {"strategy": _text(value.get("strategy")) or "None"}
-    webhook = value.get("webhook") if isinstance(value.get("webhook"), dict) else {}
+    webhook: dict[str, Any] = value["webhook"] if isinstance(value.get("webhook"), dict) else {}
     versions = webhook.get("conversionReviewVersions", value.get("conversionReviewVersions"))
     if isinstance(versions, list):
         out["reviewVersions"] = [v for v in versions if isinstance(v, str)]
@@ -419,7 +419,8 @@ def _describe(data: Any) -> str:
 def _get(obj: dict[str, Any], key: str, kind: type, src: str, at: str) -> Any:
     value = obj.get(key)
     if not isinstance(value, kind):
-        what = {dict: "an object", str: "a string", list: "an array"}[kind]
+        names: dict[type, str] = {dict: "an object", str: "a string", list: "an array"}
+        what = names.get(kind, kind.__name__)
         raise SpecError(f"{key} must be {what}", Location(src, f"{at}/{key}"))
     return value
 

@@ -4,7 +4,7 @@
 Releases 1.28 to 1.36 were compared field by field (every model key and every field key of the
 normalized model); the other bundled releases (1.25 to 1.27, 1.37) have no upstream document to
 compare with here. ``diff`` names the differences that can change its result (``analysis.diff``);
-README "Known differences between sources" lists them all.
+docs/sources.md "Known differences between sources" lists them all.
 """
 
 from __future__ import annotations

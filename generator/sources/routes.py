@@ -136,7 +136,7 @@ def _route(method: str, path: str, op: dict[str, Any], common: list[dict[str, An
     gvk = gvk if isinstance(gvk, dict) else {}
     tags = op.get("tags")
     tag = tags[0] if isinstance(tags, list) and tags and isinstance(tags[0], str) else ""
-    operation_id = op.get("operationId") if isinstance(op.get("operationId"), str) else ""
+    operation_id = _text(op.get("operationId"))
     params: dict[tuple[str, str], RouteParam] = {}
     body, body_required = "", False
     for raw in [*common, *(p for p in map(lambda r: _param(r, shared), op.get("parameters") or ()) if p)]:
@@ -149,8 +149,8 @@ def _route(method: str, path: str, op: dict[str, Any], common: list[dict[str, An
         if where not in ("path", "query"):
             continue
         schema = raw.get("schema") if v3 and isinstance(raw.get("schema"), dict) else raw
-        kind = schema.get("type") if isinstance(schema.get("type"), str) else "string"
-        text = raw.get("description") if isinstance(raw.get("description"), str) else ""
+        kind = _text(schema.get("type")) or "string" if isinstance(schema, dict) else "string"
+        text = _text(raw.get("description"))
         params[(where, name)] = RouteParam(name, where, kind, bool(raw.get("required")) or where == "path",
                                            text)
     if v3 and isinstance(op.get("requestBody"), dict):
@@ -267,3 +267,8 @@ def encode_routes(releases: dict[str, tuple[tuple[Route, ...], str]]) -> str:
     lines.extend(json.dumps(row) + ("," if i < len(rows) - 1 else "") for i, row in enumerate(rows))
     lines.append("]}")
     return "\n".join(lines) + "\n"
+
+
+def _text(value: object) -> str:
+    """``value`` if it is a string, else ``""`` (spec values are untrusted)."""
+    return value if isinstance(value, str) else ""

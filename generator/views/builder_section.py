@@ -14,7 +14,7 @@ import posixpath
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from generator.libsonnet.builders import (
     HELPER,
@@ -158,7 +158,8 @@ class _Links:
         # loaded again: directory → memo
         kept = plan.memos.get(_MEMO)
         if kept is None or kept[0] is not api:
-            kept = plan.memos[_MEMO] = (api, {})
+            directories: dict[str, dict[Any, Any]] = {}
+            kept = plan.memos[_MEMO] = (api, directories)
         self.memo = kept[1].setdefault(posixpath.dirname(path), {})
 
     def type(self, t: TypeRef) -> TypeLabel:
@@ -241,7 +242,7 @@ class _Collector:
         self.helpers = 0
 
     def level(self, members: tuple[BuilderEntry, ...], depth: int) -> None:
-        links, current = self.links, []
+        links, current = self.links, list[BuilderFunction]()
         for entry in members:
             if isinstance(entry, BuilderObject):
                 self.flush(current)

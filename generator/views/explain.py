@@ -12,8 +12,8 @@ from generator.analysis.explain import Explained, field_model, field_stage, is_d
 from generator.analysis.gates import FeatureGate, feature_gates
 from generator.analysis.timeline import ModelKey
 from generator.model.gvk import stability
+from generator.model.spelling import type_text_in
 from generator.model.types import ApiSpec, Field, Model
-from generator.views.lookup import type_text
 from generator.views.properties import property_rows
 from generator.views.site import SitePlan
 from generator.views.versions import PublishedReleases, field_histories
@@ -127,7 +127,7 @@ def explanation(found: Explained, api: ApiSpec, plan: SitePlan, site: PublishedR
         explained = Explanation(
             release=api.version, group=resource.group, kind=resource.kind, version=found.version,
             api_version=found.api_version, path=".".join(found.path),
-            type=type_text(f.type, api)[0], required=f.required, description=f.description,
+            type=type_text_in(f.type, api)[0], required=f.required, description=f.description,
             field=f, notes=row.code_notes, texts=row.notes, gates=gates, stage=stage,
             deprecated=is_deprecated(f.description),
             since=(history.since if history else "") if crd else (dated[0] if dated else ""),
@@ -152,7 +152,7 @@ def _tree(model: Model, api: ApiSpec, recursive: bool) -> list[TreeRow]:
     """The fields below ``model``: its own, or (``recursive``) every field depth-first like
     ``kubectl explain --recursive`` (a type already open above is not opened again)."""
     if not recursive:
-        return [TreeRow(f.name, type_text(f.type, api)[0], f.required) for f in model.fields]
+        return [TreeRow(f.name, type_text_in(f.type, api)[0], f.required) for f in model.fields]
     return _tree_rows(model, api, 0, (model.name,))
 
 
@@ -160,7 +160,7 @@ def _tree_rows(model: Model, api: ApiSpec, depth: int, open_above: tuple[str, ..
                ) -> list[TreeRow]:
     rows: list[TreeRow] = []
     for f in model.fields:
-        rows.append(TreeRow(f.name, type_text(f.type, api)[0], f.required, depth))
+        rows.append(TreeRow(f.name, type_text_in(f.type, api)[0], f.required, depth))
         child = field_model(api, f)
         if child is not None and child.name not in open_above and depth < 64:
             rows.extend(_tree_rows(child, api, depth + 1, (*open_above, child.name)))

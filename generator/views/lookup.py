@@ -10,12 +10,12 @@ import json
 import re
 from dataclasses import dataclass
 
+from generator.model.spelling import type_text_in
 from generator.model.types import ApiSpec, Model, TypeRef
 from generator.views.crd import NestedSection, nested_objects_pages, nested_sections
 from generator.views.properties import (
     PropertyRow,
     field_anchor,
-    primitive_label,
     property_rows,
     unique_anchor,
 )
@@ -39,19 +39,6 @@ def row_anchors(model: Model) -> list[str]:
 def in_release(plan: SitePlan, page: str) -> str:
     """The published URL of ``page`` below the release's root: ``core/v1/pod/``."""
     return published_url(page[len(plan.root) + 1:] if plan.root else page)
-
-
-def type_text(t: TypeRef, api: ApiSpec) -> tuple[str, str | None]:
-    """The type as text (no links) and the definition it refers to, through arrays and maps."""
-    prefix = ""
-    while t.kind in ("array", "map") and t.items is not None:
-        prefix += "[]" if t.kind == "array" else "map[string]"
-        t = t.items
-    if t.kind in ("array", "map"):
-        return prefix + ("[]object" if t.kind == "array" else "map[string]object"), None
-    if t.ref and t.ref in api.models:
-        return prefix + api.models[t.ref].kind, t.ref
-    return prefix + primitive_label(t), None
 
 
 def field_paths(api: ApiSpec, plan: SitePlan) -> dict[str, object]:
@@ -78,7 +65,7 @@ def field_paths(api: ApiSpec, plan: SitePlan) -> dict[str, object]:
 
 def _type_key(t: TypeRef, api: ApiSpec, plan: SitePlan) -> str | None:
     """The entry of a field's type: its page, or the page and anchor of its nested section."""
-    _, ref = type_text(t, api)
+    _, ref = type_text_in(t, api)
     if not ref or not api.models[ref].fields:
         return None
     target = plan.target_of(ref)
@@ -134,7 +121,7 @@ def field_path_box(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> Fie
         return None
     example = model.fields[0].name
     for f in model.fields:
-        _, ref = type_text(f.type, api)
+        _, ref = type_text_in(f.type, api)
         if ref and api.models[ref].fields and f.name not in ("metadata", "apiVersion", "kind"):
             example = f"{f.name}.{api.models[ref].fields[0].name}"
             break

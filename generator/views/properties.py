@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from generator.analysis.gates import FeatureGate, feature_gates
+from generator.model.spelling import primitive_label
 from generator.model.types import ApiSpec, ElementFacts, Field, Model, TypeRef
 from generator.views.notes import Note, row_notes
 from generator.views.site import SitePlan, anchor_id, page_url, path_anchor, relative
@@ -74,20 +75,6 @@ class PropertyRow:
 def field_anchor(name: str) -> str:
     """Element id of a property-table row (only ``[a-z0-9-]``)."""
     return "field-" + anchor_id(name)
-
-
-def primitive_label(t: TypeRef) -> str:
-    if t.kind == "primitive":
-        return f"{t.type} ({t.format})" if t.format else t.type
-    if t.kind == "int-or-string":
-        return "int-or-string"
-    if t.kind == "quantity":
-        return "quantity"
-    if t.kind == "unknown":
-        return f"unknown type {t.ref}"
-    if t.kind == "any":
-        return "any"
-    return "object"
 
 
 def type_label(t: TypeRef, api: ApiSpec, plan: SitePlan, page: str) -> TypeLabel:

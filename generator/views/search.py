@@ -1,4 +1,5 @@
-"""Reshape Material's search index after the search plugin wrote it (``on_post_build``):
+"""The search index as readers use it. Material's search plugin indexes every page itself; then
+the plugin reshapes the index it wrote (``reshape``, pure: data in, data out):
 
 - a model page's entry is titled ``Pod · core/v1 · 1.32``, so two results can be told apart;
 - its "Properties" section (the whole table run together) becomes one entry per row, linking the
@@ -9,9 +10,7 @@
   every longer name it prefixes (``podOS``, ``podIP``). A title's weight is divided by its
   term's idf and by its length: among the titles a prefix matches, the shortest (the exact
   name) wins; rows and functions weigh less than pages, change-page sections less still.
-``reshape`` is pure: takes and returns the index as data. ``install`` has Material's search plugin
-write the reshaped index itself, from its entries in memory (no JSON written, read and written
-again); ``index_text`` is that text whichever way it is made.
+``index_text`` is the file's text.
 """
 
 from __future__ import annotations
@@ -21,14 +20,14 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from generator.libsonnet.builders import builder_index
-from generator.mkdocs.search_sections import material_indexes, material_search
+from generator.model.spelling import type_text_in
 from generator.model.types import ApiSpec
-from generator.views.lookup import row_anchors, type_text
+from generator.views.lookup import row_anchors
 from generator.views.pages import group_label
 from generator.views.site import SitePlan, published_url
 
@@ -65,7 +64,6 @@ class PageEntries:
     functions: tuple[FunctionEntry, ...]
 
 
-
 def page_entries(api: ApiSpec, plan: SitePlan) -> dict[str, PageEntries]:
     """Per model page, keyed by its published URL from the docs root (the search index's
     ``location``): its fields and the builder functions of the model itself."""
@@ -76,7 +74,7 @@ def page_entries(api: ApiSpec, plan: SitePlan) -> dict[str, PageEntries]:
             continue
         model = api.models[name]
         fields = tuple(
-            FieldEntry(f.name, anchor, type_text(f.type, api)[0], f.description, f.required)
+            FieldEntry(f.name, anchor, type_text_in(f.type, api)[0], f.description, f.required)
             for f, anchor in zip(model.fields, row_anchors(model), strict=True))
         functions: tuple[FunctionEntry, ...] = ()
         index = builder_index(model, api)
@@ -179,71 +177,3 @@ def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[
 def index_text(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> str:
     """The ``search_index.json`` written for Material's index data ``index``."""
     return json.dumps(reshape(index, pages), ensure_ascii=False, separators=(",", ":"))
-
-
-CONFIG_KEYS = ("lang", "separator", "pipeline", "fields")
-"""The keys of Material's search config its ``generate_search_index`` writes."""
-
-
-def material_data(index: Any) -> dict[str, Any] | None:
-    """What Material's ``SearchIndex.generate_search_index(None)`` writes as JSON, as the data
-    reading that JSON gives, or ``None`` when its entries or config hold anything JSON would
-    change (tuples, numbers that are not plain, objects written by ``str``)."""
-    data = {"config": {key: index.config[key] for key in CONFIG_KEYS}, "docs": index.entries}
-    return data if _plain(data) else None
-
-
-def _plain(value: Any) -> bool:
-    """Whether JSON writes and reads ``value`` back as it is."""
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return True
-    if kind is float:
-        return math.isfinite(value)
-    if kind is list:
-        return all(_plain(item) for item in value)
-    if kind is dict:
-        return all(type(key) is str and _plain(item) for key, item in value.items())
-    return False
-
-
-SAMPLE_ENTRY = {"location": "a/#b", "title": "T &amp; <code>x</code>", "text": "<p>t</p>",
-                "boost": 2.5, "tags": ["x"]}
-
-
-def _writes_its_data(index: Any) -> bool:
-    """Whether ``generate_search_index(None)`` of a copy of ``index`` holding a sample entry
-    writes ``material_data`` of it."""
-    trial = material_search.SearchIndex(**index.config)
-    trial.entries.append(dict(SAMPLE_ENTRY))
-    data = material_data(trial)
-    return data is not None and json.loads(trial.generate_search_index(None)) == data
-
-
-def install(plugins: Any, pages: Callable[[], Mapping[str, PageEntries]]) -> bool:
-    """Have Material's search plugin among ``plugins`` (a config's ``plugins``) write the
-    reshaped index for this build (``pages``: the model pages' entries, asked for then), when
-    its ``generate_search_index`` writes its data as this module reads it; whether it does."""
-    installed = False
-    for index, method in material_indexes(plugins, "generate_search_index", "reshaped"):
-        try:
-            alike = _writes_its_data(index)
-        except Exception:  # another Material: it writes its index, the plugin reshapes that
-            alike = False
-        if not alike:
-            return False
-        index.generate_search_index = _reshaping(index, method, pages)
-        installed = True
-    return installed
-
-
-def _reshaping(index: Any, method: Callable[[Any], str],
-               pages: Callable[[], Mapping[str, PageEntries]]) -> Callable[[Any], str]:
-    def generate_search_index(prev: Any) -> str:
-        data = material_data(index) if prev is None else None
-        if data is None:  # merged with a previous index (serve --dirty), or not plain JSON
-            data = json.loads(method(prev))
-        return index_text(data, pages())
-
-    generate_search_index.reshaped = True  # type: ignore[attr-defined]
-    return generate_search_index

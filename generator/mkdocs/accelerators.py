@@ -1,0 +1,38 @@
+"""The one boundary of the plugin's speed code. Each accelerator does what MkDocs or Material
+would do, faster, relying on something of theirs that is not a documented promise; each probes
+that (a sample or its first pages compared with the theme's own output), falls back to MkDocs'
+and Material's own rendering, and says once, in the log, when it turns itself off:
+
+- ``headings_page``: model pages without Python-Markdown (MkDocs' private link processor);
+- ``nav_cache``: Material's navigation derived from another page's (its ``nav-item`` macro).
+
+``K8S_API_DOCS_ACCELERATORS`` chooses them: unset or ``all``, every one; ``none``; or a comma
+list of names (benchmarks and the byte-equality tests build with and without each).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+
+ENV = "K8S_API_DOCS_ACCELERATORS"
+NAMES = ("headings_page", "nav_cache")
+
+log = logging.getLogger("mkdocs.plugins.k8s-api-docs")
+_said: set[str] = set()
+
+
+def wanted(name: str) -> bool:
+    """Whether the accelerator ``name`` (one of ``NAMES``) is switched on."""
+    value = os.environ.get(ENV, "all").strip()
+    if value in ("", "all"):
+        return True
+    return name in {part.strip() for part in value.split(",")}
+
+
+def turned_off(name: str, why: str) -> None:
+    """Log, once per process and accelerator, that ``name`` turned itself off and why."""
+    if name in _said:
+        return
+    _said.add(name)
+    log.info("k8s-api-docs: %s off (%s); MkDocs and Material render as without it", name, why)

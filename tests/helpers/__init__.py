@@ -1,0 +1,1 @@
+"""Helpers shared by the tests (import ``helpers.paths``, ``helpers.sites``; never ``conftest``)."""

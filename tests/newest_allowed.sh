@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The accelerators' byte-equality tests (generator/mkdocs/accelerators.py) with the newest
+# MkDocs, Material and Jinja2 pyproject.toml allows (not constraints.txt), in a venv of its own:
+# CI runs it beside tests/run.sh, so a Material release inside the pins that the accelerators
+# do not follow fails here, not on a user's machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export NO_MKDOCS_2_WARNING=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+PY=${PYTHON:-python3}
+VENV=${NEWEST_VENV:-.cache/newest-allowed}
+
+"$PY" -m venv "$VENV"
+"$VENV/bin/python" -m pip install -q --upgrade --upgrade-strategy eager -e '.[test]'
+"$VENV/bin/python" -m pip list 2>/dev/null | grep -iE '^(mkdocs|mkdocs-material|jinja2|markdown) '
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider tests/test_nav_cache.py tests/test_headings_page.py \
+  tests/test_accelerators.py "$@"
