@@ -24,6 +24,8 @@ def test_wheel_contains_templates(tmp_path):
     assert "generator/_templates/pages/model.md.j2" in names
     assert "generator/_templates/partials/property_table.md.j2" in names
     assert "generator/mkdocs/plugin.py" in names
+    # the offline operations of the bundled releases (docs/operations.md)
+    assert "generator/sources/operations.json.gz" in names
     # build-site's built-in config (sitebuild.mkdocs_yml.builtin_config) with its docs_dir
     assert {"generator/_site/mkdocs.yml", "generator/_site/site_src/index.md",
             "generator/_site/site_src/assets/k8s-api-docs.css"} <= set(names)
