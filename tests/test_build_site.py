@@ -59,7 +59,7 @@ class Scenario:
 @pytest.fixture(scope="module")
 def scenario(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenario]:
     saved = os.environ.get("SOURCE_DATE_EPOCH")
-    os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH  # sitemap dates and gzip headers: see README
+    os.environ["SOURCE_DATE_EPOCH"] = FIXED_EPOCH  # sitemap dates and gzip headers: see docs/publishing.md
     try:
         s = Scenario(tmp_path_factory.mktemp("build-site"))
         s.first = s.build()

@@ -464,7 +464,7 @@ NOT_FOR_DIFF = ("yaml", "http.client", "urllib.request", "importlib.metadata", "
                 "pygments", "generator.build.pipeline", "generator.render.pages",
                 "generator.views.site")
 """Modules a diff of two bundled releases never needs; importing them is most of what made it
-slow (README: diff speed)."""
+slow (docs/command-line.md: "Speed" of ``diff``)."""
 
 
 def test_diff_of_bundled_releases_loads_no_yaml_http_or_site_machinery() -> None:

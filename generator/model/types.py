@@ -1,7 +1,7 @@
 """The normalized API model: Version → API group → API version → Model → Field.
 
 Plain frozen data. ``ApiSpec.to_dict`` is the documented, stable ``export`` schema
-(``EXPORT_SCHEMA_VERSION``); see README "Export format".
+(``EXPORT_SCHEMA_VERSION``); see docs/command-line.md "Export format".
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """A release diff as text, JSON, GitHub workflow annotations or PR-comment Markdown
-(``diff --format``), and the documented diff JSON schema (README "Diff JSON format")."""
+(``diff --format``), and the documented diff JSON schema (docs/command-line.md, "Diff JSON
+format")."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ GITHUB_SHOWN = 10
 
 # -- JSON -------------------------------------------------------------------------------------
 def diff_to_dict(diff: ApiDiff) -> dict[str, Any]:
-    """The documented, stable JSON form of a diff (README "Diff JSON format")."""
+    """The documented, stable JSON form of a diff (docs/command-line.md "Diff JSON format")."""
     return {
         "schemaVersion": DIFF_SCHEMA_VERSION,
         "old": {"version": diff.old_version, "source": diff.old_source},
