@@ -106,7 +106,7 @@ def test_built_site_blocks_restored_and_search_scoped(built_site: Path) -> None:
     index = json.loads((built_site / "search/search_index.json").read_text())
     docs = {d["location"]: d["text"] for d in index["docs"]}
     section = "1.31/resource/v1alpha3/resourceClaimStatus/"
-    # the property table is one search entry per row (generator/mkdocs/search_index.py)
+    # the property table is one search entry per row (generator/views/search.py)
     assert section + "#properties" not in docs
     assert docs[section + "#field-deallocationrequested"].startswith("deallocationRequested — boolean")
     assert "client.V1alpha3ResourceClaimStatus" in docs[section + "#python"]
