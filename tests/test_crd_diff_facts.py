@@ -89,6 +89,16 @@ def test_a_removed_sentence_is_visible_whole(tmp_path: Path, capsys: pytest.Capt
     assert "…" not in line
 
 
+def test_a_removed_sentence_is_visible_whole_in_the_markdown_report(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The PR-comment format shows every hunk whole too (it clipped each side at 100 characters)."""
+    old = write(tmp_path, "old", size_described("How big the widget is. " + REMOVED))
+    new = write(tmp_path, "new", size_described("How big the widget is."))
+    assert main(["diff", old, new, "--format", "markdown"]) == 0
+    line = next(ln for ln in capsys.readouterr().out.splitlines() if "description changed" in ln)
+    assert f"{REMOVED}` → ∅" in line and "…" not in line
+
+
 @pytest.mark.parametrize(("version", "level"), [("v1alpha1", "alpha"), ("v2beta3", "beta"), ("v1", "ga")])
 def test_stability_of_crd_changes_is_the_crd_versions(tmp_path: Path, version: str, level: str) -> None:
     old = size_described("Size.", version)

@@ -74,8 +74,10 @@ def test_json_and_arrays() -> None:
     (b"a: [1, 2\n", "invalid YAML at line 2"),
     (b'{"a": 1,}', "invalid JSON at line 1"),
     (b'{"a": 1} x', "invalid JSON at line 1"),
-    (b"a: &x 1\nb: *x\n", "aliases"),
-    (b"<<: {a: 1}\n", "merge keys"),
+    (b"a: &a [1]\n" + b"".join(b"%c: &%c [*%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c, *%c]\n"
+                                % ((c, c) + (c - 1,) * 9) for c in range(98, 106)),
+     "excessive aliasing"),
+    (b"<<: [1]\n", "merge key"),
     (b"kind: Pod\nimage: '{{ include \"x\" . }}'\n", "Helm template syntax"),
     (b"just text\n", "not a manifest"),
 ])
@@ -83,6 +85,16 @@ def test_bad_input(data: bytes, message: str) -> None:
     with pytest.raises(SpecError, match=message) as raised:
         read_objects("bad.yaml", data)
     assert str(raised.value).startswith("bad.yaml")
+
+
+def test_aliases_and_merge_keys_as_kubectl_reads_them() -> None:
+    """go-yaml v2 expands aliases and applies ``<<`` where it stands, over the keys before it,
+    the first of a sequence winning; later keys win over it (as ``fast_yaml`` does for CRDs)."""
+    text = (b"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: &n cm\n  labels: &l {a: '1'}\n"
+            b"data:\n  b: x\n  <<: [{b: yy, c: z}, {c: w, d: v}]\n  e: *n\n  f: u\n")
+    [obj] = read_objects("x.yaml", text)
+    assert obj.data["data"] == {"b": "yy", "c": "z", "d": "v", "e": "cm", "f": "u"}
+    assert obj.lines[("data", "f")] == 10
 
 
 def test_input_files(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from generator.analysis.diff import diff_apis
+from generator.analysis.diff import CHANGE_KINDS, diff_apis
 from generator.build.load import load_api
 from generator.build.pipeline import generate
 from generator.config import Release
@@ -300,6 +300,9 @@ def test_diff_subresource_added_and_removed(tmp_path: Path) -> None:
     assert ("subresource-removed", "breaking", "gadgets/scale", None) in found
     # the operations of a subresource that came or went are not repeated one by one
     assert not any(c.change.startswith("operation-") for c in changes)
+    counts = diff_apis(before, after).counts()  # the change page's summary table counts them
+    assert counts["subresource-added"]["info"] == 1 and counts["subresource-removed"]["breaking"] == 1
+    assert {"operation-added", "subresource-removed"} <= set(CHANGE_KINDS)
     same = diff_apis(before, before).models
     assert not any(c.change.startswith(("operation-", "subresource-")) for m in same for c in m.changes)
 

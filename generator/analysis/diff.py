@@ -34,6 +34,7 @@ from typing import Any
 
 from generator.analysis.gates import feature_gates
 from generator.analysis.known_data import data_notes
+from generator.analysis.operations_diff import CHANGE_LABELS as OPERATION_CHANGE_LABELS
 from generator.analysis.operations_diff import operation_changes
 from generator.analysis.severity import POLICIES, SEVERITIES, STABILITIES
 from generator.analysis.stages import model_stages
@@ -83,6 +84,8 @@ CHANGE_KINDS = (
     "crd-version-deprecated", "crd-version-served", "validation-rule-added",
     "validation-rule-changed", "validation-rule-removed", "printer-columns-changed",
     "selectable-field-removed", "selectable-field-added",
+    # operations (analysis.operations_diff):
+    *OPERATION_CHANGE_LABELS,
 )
 """Every ``change`` value, in report order (the JSON schema's vocabulary)."""
 
@@ -254,7 +257,8 @@ class ApiDiff:
         for c in self.changes():
             row = table.setdefault(c.change, dict.fromkeys(SEVERITIES, 0))
             row[c.severity] += 1
-        return {k: table[k] for k in CHANGE_KINDS if k in table}
+        order = (*CHANGE_KINDS, *sorted(set(table) - set(CHANGE_KINDS)))  # none dropped
+        return {k: table[k] for k in order if k in table}
 
     def totals(self) -> dict[str, int]:
         totals = dict.fromkeys(SEVERITIES, 0)

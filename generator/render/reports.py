@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from generator.analysis.diff import SEVERITIES, ApiDiff, Change
+from generator.analysis.diff import SEVERITIES, WORDS_SHOWN, ApiDiff, Change
 from generator.analysis.known_data import note_text, subject
 from generator.analysis.upgrades import guidance
 from generator.errors import one_line
@@ -173,10 +173,11 @@ def _markdown_item(c: Change, new_release: str) -> str:
     label = c.change.replace("-", " ")
     parts = [f"- {gfm_code(c.subject)} {label}"]
     if c.change == "description-changed":
-        hunks = [f"{gfm_code(_clip(w.old)) if w.old else '∅'} → "
-                 f"{gfm_code(_clip(w.new)) if w.new else '∅'}"
-                 for w in c.words[:3]]
-        parts.append(": " + "; ".join(hunks) + ("; …" if len(c.words) > 3 else ""))
+        # every hunk, each side whole (up to WORDS_SHOWN): a removed sentence reads "… → ∅"
+        hunks = [f"{gfm_code(_clip(w.old, WORDS_SHOWN)) if w.old else '∅'} → "
+                 f"{gfm_code(_clip(w.new, WORDS_SHOWN)) if w.new else '∅'}"
+                 for w in c.words]
+        parts.append(": " + "; ".join(hunks))
     elif c.old is not None and c.new is not None:
         parts.append(f": {gfm_code(_clip(c.old))} → {gfm_code(_clip(c.new))}")
     elif c.new or c.old:

@@ -5,11 +5,13 @@ them) or ``-`` (standard input). YAML is read with the project's strict loader
 (``yaml_loaders.FastLoader``: the same implicit tags and scalar constructors as every other YAML
 this tool reads, then ``reader._json_data`` as for every YAML document); only the compose step is
 our own, so that each key keeps its line. JSON is parsed
-by ``json`` (its exact semantics) and composed as YAML only for the lines. A ``List`` (or any
+by ``json`` (its exact semantics) and composed as YAML only for the lines. Aliases and merge
+keys load as kubectl reads them (``fast_yaml``: go-yaml v2's order and alias ratio); the keys of
+aliased or merged content carry the line where that content is written. A ``List`` (or any
 ``*List`` kind with ``items``) is unpacked into its items, as kubectl does.
 
 Bad input is one ``SpecError`` naming the file: not UTF-8, not YAML/JSON, a document that is a
-plain value (a text file read as YAML), a YAML alias or merge key, a Helm template (``{{ … }}``
+plain value (a text file read as YAML), excessive aliasing (go-yaml's ratio), a Helm template (``{{ … }}``
 outside prose and ``data``). An array item that is not an object is returned as one too (``scan``
 reports it: not fatal).
 """
@@ -25,6 +27,7 @@ from typing import Any
 
 from generator.errors import Location, SpecError, UsageError
 from generator.sources.crd import _refuse_template_text, manifest_files
+from generator.sources.fast_yaml import allowed_alias_ratio
 from generator.sources.reader import (
     MAX_DATA_DEPTH,
     MAX_SPEC_BYTES,
@@ -243,7 +246,8 @@ class _Composer:
 
     def __init__(self, loader: Any, origin: str, lines: dict[Path_, int]) -> None:
         self.loader, self.origin, self.lines = loader, origin, lines
-        self.seen: set[int] = set()
+        self.seen: set[int] = set()  # nodes decoded once: a second visit is an alias
+        self.decoded = self.aliased = 0
         self.duplicates: dict[Path_, int] = {}
 
     def fail(self, node: Any, problem: str) -> None:
@@ -256,8 +260,12 @@ class _Composer:
 
         if len(at) > MAX_DATA_DEPTH:
             self.fail(node, f"nested deeper than {MAX_DATA_DEPTH} levels")
-        if id(node) in self.seen:
-            self.fail(node, "YAML aliases (*name) are not supported")
+        self.decoded += 1
+        if id(node) in self.seen:  # go-yaml v2 expands aliases; its ratio refuses a "billion laughs"
+            self.aliased += 1
+            if self.aliased > 100 and self.decoded > 1000 and \
+                    self.aliased / self.decoded > allowed_alias_ratio(self.decoded):
+                self.fail(node, "document contains excessive aliasing (kubectl refuses it too)")
         self.seen.add(id(node))
         if isinstance(node, yaml.ScalarNode):
             if node.tag == _STR:  # a quoted or block scalar: its text (construct_yaml_str)
@@ -283,7 +291,8 @@ class _Composer:
             mapping: dict[str, Any] = {}
             for key_node, value_node in node.value:
                 if key_node.tag == "tag:yaml.org,2002:merge":
-                    self.fail(key_node, "YAML merge keys (<<) are not supported")
+                    self.merge(mapping, value_node, at)
+                    continue
                 if not isinstance(key_node, yaml.ScalarNode):
                     self.fail(key_node, "a key must be a plain value")
                 key = self.loader.construct_object(key_node)
@@ -297,3 +306,15 @@ class _Composer:
             return mapping
         self.fail(node, "unsupported YAML node")  # pragma: no cover
         return None
+
+    def merge(self, mapping: dict[str, Any], node: Any, at: Path_) -> None:
+        """A ``<<`` value written into ``mapping`` where it stands, over the keys before it, as
+        go-yaml v2 does: a mapping, or a sequence of them where the first one wins."""
+        import yaml
+
+        sources = list(reversed(node.value)) if isinstance(node, yaml.SequenceNode) else [node]
+        for source in sources:
+            value = self.value(source, at)
+            if not isinstance(value, dict):
+                self.fail(source, "a merge key (<<) needs a mapping or a sequence of mappings")
+            mapping.update(value)

@@ -1,5 +1,7 @@
-"""The strict YAML loaders: safe, no aliases, scalars read as kubectl reads them
-(``yaml_rules``: the same table ``fast_yaml`` uses).
+"""The PyYAML loaders: scalars read as kubectl reads them (``yaml_rules``: the same table
+``fast_yaml`` uses). ``StrictYamlLoader`` refuses aliases (``reader.parse_document``); documents
+are read by ``fast_yaml``, which expands aliases and merge keys as kubectl does, and
+``FirstErrorLoader`` only names the first offending line of a document that failed.
 
 A module of its own so that ``reader`` and ``crd`` import PyYAML only when a YAML document is
 read: loading JSON sources (every ``diff`` of bundled releases) does not pay its ~25 ms import.
