@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.render.markup import inline_tokens
+
+if TYPE_CHECKING:
+    from generator.views.properties import TypeLabel
 
 _BULLET = re.compile(r"^\s*[-*•]\s+(.*)$")
 _BACKTICKS = re.compile(r"`+")
@@ -141,8 +144,9 @@ def fence(text: str, language: str = "") -> str:
 
 # -- filters over view data ------------------------------------------------------------------
 
-def type_label(label: Any) -> str:
-    """A ``views.properties.TypeLabel`` in a table cell: ``\\[\\][Kind](kind.md)``."""
+def type_gfm(label: TypeLabel) -> str:
+    """A ``views.properties.TypeLabel`` rendered for a table cell: ``\\[\\][Kind](kind.md)``
+    (the GFM twin of ``render.env.type_html``)."""
     name = cell(label.name)
     if label.href:
         name = f"[{name}]({label.href.translate(_URL_QUOTE)})"
@@ -175,7 +179,7 @@ FILTERS: dict[str, Any] = {
     "gfm_block": block,
     "gfm_code": _code_filter,
     "gfm_fence": fence,
-    "gfm_type": type_label,
+    "gfm_type": type_gfm,
     "gfm_ranges": release_ranges,
     "gfm_severity": severity,
 }
