@@ -35,7 +35,7 @@ from typing import Any
 from generator.analysis.gates import feature_gates
 from generator.analysis.known_data import data_notes
 from generator.analysis.operations_diff import operation_changes
-from generator.analysis.severity import POLICIES, SEVERITIES, STABILITIES
+from generator.analysis.severity import POLICIES, SEVERITIES, STABILITIES, ChangeStatus
 from generator.analysis.stages import model_stages
 from generator.analysis.structure import (
     Comparison,
@@ -191,8 +191,7 @@ class FieldChange:
     """Every change of one field (one entry on a change page)."""
 
     field: str
-    status: str
-    """``added`` · ``removed`` · ``changed``."""
+    status: ChangeStatus
     changes: tuple[Change, ...]
 
     @property
@@ -209,8 +208,7 @@ class ModelChange:
     api_group: str
     api_version: str
     kind: str
-    status: str
-    """``added`` · ``removed`` · ``changed``."""
+    status: ChangeStatus
     old_name: str
     new_name: str
     is_kind: bool
