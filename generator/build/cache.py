@@ -97,9 +97,9 @@ the template's name, file and source)."""
 
 def use_bytecode_cache(env: jinja2.Environment, directory: Path) -> None:
     """Compiled templates of ``env`` kept in ``directory`` (``output.bytecode``), so the next
-    process, e.g. the next release of ``build-site``, loads them instead of compiling
-    (~0.5 s per release build). A subdirectory per Python and Jinja version
-    and compile settings: a cache never serves code compiled another way."""
+    process, e.g. the next release of ``build-site``, loads them instead of compiling. A
+    subdirectory per Python and Jinja version and compile settings: a cache never serves code
+    compiled another way."""
     autoescape = env.autoescape
     settings = (sys.version, jinja2.__version__, sorted(env.extensions),
                 autoescape if isinstance(autoescape, bool) else getattr(autoescape, "__qualname__", "?"),
