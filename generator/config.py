@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, get_args
+from typing import Any, Literal, TypeVar, get_args
 
 from generator.errors import UsageError
 from generator.sources import KV_PREFIX, SOURCE_KINDS, UPSTREAM_PREFIX, SourceOptions, default_source
@@ -20,7 +20,25 @@ PAGE_FORMATS: tuple[PageFormat, ...] = get_args(PageFormat)
 MkDocs plugin's fast pages); ``gfm``, plain GitHub-flavoured Markdown without any HTML (the
 templates in ``templates/gfm/``, same names, same view-models)."""
 
-HISTORIES = ("all", "site")
+HistoryScope = Literal["all", "site"]
+HISTORY_SCOPES: tuple[HistoryScope, ...] = get_args(HistoryScope)
+"""Releases field history considers: ``all``, every kubernetes-validate release besides the
+site's; ``site``, only the site's (``--history``, plugin ``history``)."""
+Layout = Literal["combined", "release"]
+LAYOUTS: tuple[Layout, ...] = get_args(Layout)
+"""The plugin's layouts: ``combined``, every release a folder ``1.31/…`` of one site;
+``release``, the one release of ``only`` at the docs root (a per-release site)."""
+
+_Word = TypeVar("_Word", bound=str)
+
+
+def one_of(value: str, words: tuple[_Word, ...], message: str) -> _Word:
+    """``value`` as one of a closed vocabulary's ``words`` (typed as its ``Literal``), else a
+    ``UsageError`` of ``message`` (``{value!r}`` and ``{words}`` in it are filled in)."""
+    for word in words:
+        if value == word:
+            return word
+    raise UsageError(message.format(value=value, words=", ".join(words)))
 
 
 @dataclass(frozen=True)
@@ -43,7 +61,7 @@ class VersionsOptions:
     """The versions feature: other-versions lines, field history, change pages."""
 
     enabled: bool = True
-    history: str = "all"
+    history: HistoryScope = "all"
     """``all``: the timeline also has every kubernetes-validate release; ``site``: only the site's."""
     change_pairs: tuple[tuple[str, str], ...] = ()
     """Extra (old, new) change pages beyond the adjacent pairs; ``new`` must be rendered."""
@@ -59,9 +77,8 @@ class VersionsOptions:
         for old, new in pairs:
             if new not in known:
                 raise UsageError(unknown.format(old=old, new=new))
-        if history not in HISTORIES:
-            raise UsageError(f"history must be 'all' or 'site', not {history!r}")
-        return cls(enabled, history, pairs)
+        scope = one_of(history, HISTORY_SCOPES, "history must be 'all' or 'site', not {value!r}")
+        return cls(enabled, scope, pairs)
 
 
 def parse_change_pairs(pairs: Iterable[str]) -> list[tuple[str, str]]:
@@ -113,6 +130,9 @@ def diff_sides(old: str, new: str) -> tuple[Release, Release]:
     return a, b
 
 
+_PAGE_FORMAT_MESSAGE = "page format must be one of {words}, not {value!r}"
+
+
 @dataclass(frozen=True)
 class SiteConfig:
     """Everything one build reads besides the sources' bytes (``build.pipeline.build``)."""
@@ -132,7 +152,7 @@ class SiteConfig:
     at_root: bool = False
     """The one rendered release is a site of its own, its pages at the docs root (``build-site``);
     otherwise each release is a folder (``1.31/…``) of one combined site."""
-    page_format: str = "mkdocs"
+    page_format: PageFormat = "mkdocs"
     """``mkdocs`` (headings and HTML blocks) or ``gfm`` (plain GitHub-flavoured Markdown)."""
     hooks: tuple[Callable[..., None], ...] | None = None
     """Model-page section hooks (``render.pages.SectionHook``); ``None``: the default ones (only
@@ -149,9 +169,7 @@ class SiteConfig:
     def __post_init__(self) -> None:
         if self.at_root and len(self.releases) != 1:
             raise UsageError("a release at the docs root needs exactly one release")
-        if self.page_format not in PAGE_FORMATS:
-            raise UsageError(f"page format must be one of {', '.join(PAGE_FORMATS)}, "
-                             f"not {self.page_format!r}")
+        one_of(self.page_format, PAGE_FORMATS, _PAGE_FORMAT_MESSAGE)
 
     @classmethod
     def create(cls, releases: Iterable[Release], sources: SourceOptions | None = None, *,
@@ -185,7 +203,7 @@ def cli_config(versions: Sequence[str], sources: Sequence[str], *, kind: str = "
                                      change_pairs=parse_change_pairs(change_pairs),
                                      unknown="--changes {old}:{new}: {new} is not a --version")
     return SiteConfig(tuple(releases), (), source_options, templates, lenient, versions=options,
-                      page_format=page_format)
+                      page_format=one_of(page_format, PAGE_FORMATS, _PAGE_FORMAT_MESSAGE))
 
 
 def cli_source_options(cache_dir: Path, offline: bool, mirror: Path | None, lock: Path | None
@@ -229,7 +247,9 @@ def plugin_config(options: Mapping[str, Any], base_dir: Path, *, only: Sequence[
             raise UsageError(f"only {', '.join(unknown)}: not among the configured versions "
                              f"({', '.join(r.version for r in configured)})")
         releases = [r for r in configured if r.version in only]
-    at_root = opts["layout"] == "release"
+    layout: Layout = one_of(str(opts["layout"]), LAYOUTS,
+                            "layout must be one of {words}, not {value!r}")
+    at_root = layout == "release"
     if at_root and len(releases) != 1:
         raise UsageError("layout 'release' needs exactly one release in 'only'")
     mirror = spec_mirror(str(opts["spec_mirror"]) or None)

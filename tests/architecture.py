@@ -1,4 +1,5 @@
-"""The import rules of ``generator/`` as a check: which package may import which, and no circles.
+"""The layer rule of ``generator/`` as a check: which package may import which, no circles, and
+no writes to disk below ``output/``.
 
 Every import counts: module level, inside functions, and under ``TYPE_CHECKING``. An import of
 ``pkg.mod`` (or ``from pkg import mod``) is an edge to that module; ``from pkg import name`` where
@@ -17,16 +18,16 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "sources": ("model", "analysis", "libsonnet", "examples", "views", "render", "build", "output",
                 "mkdocs", "sitebuild", "config", "cli"),
     "model": ("analysis", "libsonnet", "examples", "views", "render", "build", "output", "mkdocs",
-              "sitebuild", "config", "cli"),
-    "analysis": ("views", "render", "build", "output", "mkdocs", "sitebuild", "cli"),
+              "sitebuild", "config", "cli", "atomic"),
+    "analysis": ("views", "render", "build", "output", "mkdocs", "sitebuild", "cli", "atomic"),
     "libsonnet": ("analysis", "examples", "views", "render", "build", "output", "mkdocs", "sitebuild",
-                  "cli"),
-    "examples": ("views", "render", "build", "output", "mkdocs", "sitebuild", "cli"),
-    "views": ("render", "build", "output", "mkdocs", "sitebuild", "cli"),
-    "render": ("build", "output", "mkdocs", "sitebuild", "cli"),
+                  "cli", "atomic"),
+    "examples": ("views", "render", "build", "output", "mkdocs", "sitebuild", "cli", "atomic"),
+    "views": ("render", "build", "output", "mkdocs", "sitebuild", "cli", "atomic"),
+    "render": ("build", "output", "mkdocs", "sitebuild", "cli", "atomic"),
     "output": ("model", "analysis", "libsonnet", "examples", "views", "render", "build", "mkdocs",
                "sitebuild", "cli"),
-    "build": ("mkdocs", "sitebuild", "cli"),
+    "build": ("mkdocs", "sitebuild", "cli", "atomic"),
     "mkdocs": ("sitebuild", "cli"),
     "sitebuild": ("mkdocs", "cli"),
     "errors": ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "build",
@@ -37,7 +38,22 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
 """``sources`` and ``model`` import nothing above them; the analyses, the k8s-libsonnet engine and
 the example generators never import views, rendering or the entry points; views never import
 rendering; only ``build`` wires the layers, and only the entry points (``mkdocs``, ``sitebuild``,
-``cli``) use ``build``."""
+``cli``) use ``build``. Below ``output`` only ``sources`` may use ``atomic`` (its download cache):
+the others reach the disk through ``output``."""
+
+WRITE_FREE = ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "build")
+"""The layers below ``output``: none writes to disk itself (``build``'s caches keep their entries
+through ``output.pickles`` and ``output.bytecode``) ..."""
+WRITES_ALLOWED: dict[str, tuple[str, ...]] = {"sources": ("atomic_write",)}
+"""... but for ``sources``' download cache, written through ``generator.atomic``."""
+WRITE_FUNCTIONS = frozenset({"atomic_write", "write_file", "write_bytes", "write_page", "write_pages",
+                             "swap_dir", "rmtree", "makedirs", "FileSystemBytecodeCache",
+                             "NamedTemporaryFile", "mkstemp", "mkdtemp", "TemporaryDirectory"})
+"""Functions that write to disk, called by name or as an attribute (``shutil.rmtree``)."""
+WRITE_METHODS = WRITE_FUNCTIONS | {"write_text", "mkdir", "touch", "unlink", "rmdir", "rename",
+                                   "replace", "remove", "symlink_to", "hardlink_to"}
+"""Calls that write to disk as an attribute (``path.mkdir()``, ``os.replace()``; ``replace``
+only on ``os``). ``open`` counts with a mode that writes."""
 
 
 @dataclass(frozen=True)
@@ -46,9 +62,11 @@ class Violation:
     imported: str
     line: int
     why: str
+    verb: str = "imports"
+    """``imports`` (a module) or ``calls`` (a write to disk)."""
 
     def __str__(self) -> str:
-        return f"{self.importer}:{self.line} imports {self.imported}: {self.why}"
+        return f"{self.importer}:{self.line} {self.verb} {self.imported}: {self.why}"
 
 
 def module_files(root: Path, package: str) -> dict[str, Path]:
@@ -90,6 +108,48 @@ def import_graph(root: Path, package: str) -> dict[str, dict[str, int]]:
                         edges.setdefault(target, node.lineno)
         graph[name] = edges
     return graph
+
+
+def _writes(call: ast.Call) -> str | None:
+    """The name of a call that writes to disk, else None."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        name = func.id
+        if name in WRITE_FUNCTIONS:
+            return name
+    elif isinstance(func, ast.Attribute):
+        name = func.attr
+        on_os = isinstance(func.value, ast.Name) and func.value.id == "os"
+        if name in WRITE_METHODS and (name != "replace" or on_os):
+            return name
+    else:
+        return None
+    if name == "open":
+        mode = call.args[1] if len(call.args) > 1 else next(
+            (k.value for k in call.keywords if k.arg == "mode"), None)
+        if mode is not None and not (isinstance(mode, ast.Constant) and isinstance(mode.value, str)
+                                     and not set(mode.value) & set("wax+")):
+            return "open"
+    return None
+
+
+def disk_writes(root: Path, package: str) -> list[Violation]:
+    """Every call that writes to disk in a module of a ``WRITE_FREE`` layer (beyond its
+    ``WRITES_ALLOWED``)."""
+    found = []
+    for name, path in sorted(module_files(root, package).items()):
+        layer = layer_of(name)
+        if layer not in WRITE_FREE:
+            continue
+        allowed = WRITES_ALLOWED.get(layer, ())
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Call):
+                call = _writes(node)
+                if call is not None and call not in allowed:
+                    found.append(Violation(name, call, node.lineno,
+                                           f"{layer} must not write to disk (only output does)",
+                                           "calls"))
+    return sorted(found, key=lambda v: (v.importer, v.line))
 
 
 def layer_of(module: str) -> str:

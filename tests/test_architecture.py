@@ -1,10 +1,11 @@
-"""The package keeps one direction of flow: no import against it, no import circles."""
+"""The package keeps one direction of flow: no import against it, no import circles, no write
+to disk below ``output/``."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from architecture import cycles, import_graph, layer_violations
+from architecture import cycles, disk_writes, import_graph, layer_violations
 from helpers.paths import REPO
 
 
@@ -16,6 +17,11 @@ def test_no_import_against_the_flow() -> None:
 def test_no_import_circles() -> None:
     found = cycles(import_graph(REPO, "generator"))
     assert not found, found
+
+
+def test_only_output_writes_to_disk() -> None:
+    found = disk_writes(REPO, "generator")
+    assert not found, "\n".join(map(str, found))
 
 
 def test_every_package_says_what_belongs_there() -> None:
@@ -48,3 +54,33 @@ def test_check_catches_a_layer_violation_and_a_circle(tmp_path: Path) -> None:
         ("generator.model.types", "generator.views.pages", 2)]
     assert "model must not import views" in str(violations[0])
     assert cycles(graph) == [["generator.views.nav", "generator.views.pages"]]
+
+
+def test_check_catches_a_write_below_output(tmp_path: Path) -> None:
+    """The write check can fail: a build module keeping a cache itself (a direct write, a
+    directory made, a file opened for writing), and a view using the atomic writer; the
+    download cache of ``sources`` may write through ``atomic_write``, a read is no write."""
+    _write(tmp_path, {
+        "generator/__init__.py": '"""x"""\n',
+        "generator/build/__init__.py": '"""x"""\n',
+        "generator/build/keep.py": (
+            "from generator.output.writer import write_bytes\n"
+            "def keep(path, data):\n"
+            "    path.parent.mkdir(parents=True)\n"
+            "    write_bytes(path, data)\n"
+            "    with open(path, 'ab') as f:\n"
+            "        f.write(data)\n"
+            "    return open(path).read(), ' '.replace(' ', '')\n"),
+        "generator/atomic.py": "def atomic_write(path, data): ...\n",
+        "generator/views/__init__.py": '"""x"""\n',
+        "generator/views/page.py": "from generator import atomic\natomic.atomic_write('p', 'x')\n",
+        "generator/sources/__init__.py": '"""x"""\n',
+        "generator/sources/fetch.py": "from generator.atomic import atomic_write\natomic_write('p', b'')\n",
+    })
+    found = disk_writes(tmp_path, "generator")
+    assert [(v.importer, v.imported, v.line) for v in found] == [
+        ("generator.build.keep", "mkdir", 3), ("generator.build.keep", "write_bytes", 4),
+        ("generator.build.keep", "open", 5), ("generator.views.page", "atomic_write", 2)]
+    assert "build.keep:3 calls mkdir: build must not write to disk" in str(found[0])
+    violations = layer_violations(import_graph(tmp_path, "generator"))
+    assert [(v.importer, v.imported) for v in violations] == [("generator.views.page", "generator.atomic")]

@@ -62,6 +62,19 @@ def test_plugin_config_only_and_release_layout(tmp_path: Path) -> None:
         plugin_config(options, tmp_path, only=["1.99"])
 
 
+def test_closed_vocabularies_reject_other_words(tmp_path: Path) -> None:
+    """Layout, history scope and page format are checked words (``config.one_of``)."""
+    options = {"versions": [{"version": "1.31"}]}
+    assert not plugin_config({**options, "layout": "combined"}, tmp_path).at_root
+    with pytest.raises(UsageError, match="layout must be one of combined, release, not 'flat'"):
+        plugin_config({**options, "layout": "flat"}, tmp_path)
+    with pytest.raises(UsageError, match="history must be 'all' or 'site', not 'some'"):
+        plugin_config({**options, "history": "some"}, tmp_path)
+    with pytest.raises(UsageError, match="page format must be one of mkdocs, gfm, not 'html'"):
+        cli_config(["1.31"], [], page_format="html")
+    assert cli_config(["1.31"], [], page_format="gfm", history="site").versions.history == "site"
+
+
 def test_config_digest_tells_every_setting_apart() -> None:
     base = SiteConfig((Release("1.31"),))
     variants = [base, replace(base, lenient=True), replace(base, groups=("node",)),

@@ -36,7 +36,7 @@ from generator.analysis.gates import feature_gates
 from generator.analysis.known_data import data_notes
 from generator.analysis.operations_diff import CHANGE_LABELS as OPERATION_CHANGE_LABELS
 from generator.analysis.operations_diff import operation_changes
-from generator.analysis.severity import POLICIES, SEVERITIES, STABILITIES
+from generator.analysis.severity import POLICIES, SEVERITIES, STABILITIES, ChangeStatus
 from generator.analysis.stages import model_stages
 from generator.analysis.structure import (
     Comparison,
@@ -194,8 +194,7 @@ class FieldChange:
     """Every change of one field (one entry on a change page)."""
 
     field: str
-    status: str
-    """``added`` · ``removed`` · ``changed``."""
+    status: ChangeStatus
     changes: tuple[Change, ...]
 
     @property
@@ -212,8 +211,7 @@ class ModelChange:
     api_group: str
     api_version: str
     kind: str
-    status: str
-    """``added`` · ``removed`` · ``changed``."""
+    status: ChangeStatus
     old_name: str
     new_name: str
     is_kind: bool

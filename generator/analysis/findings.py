@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
-CLASSES = ("error", "breaking", "warning", "info")
+FindingClass = Literal["error", "breaking", "warning", "info"]
+CLASSES: tuple[str, ...] = get_args(FindingClass)
 """Worst first: ``--fail-on breaking`` also trips on errors."""
 
 
@@ -27,7 +28,7 @@ class Finding:
     kind: str | None
     name: str
     path: str | None
-    cls: str
+    cls: FindingClass
     message: str
     replacement: str | None = None
     code: str = ""

@@ -30,7 +30,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from generator.analysis.explain import field_stage, is_deprecated, nearest
-from generator.analysis.findings import Finding
+from generator.analysis.findings import Finding, FindingClass
 from generator.analysis.resources import Resource, Resources, api_version_of
 from generator.analysis.timeline import ModelKey, Timeline
 from generator.model.gvk import stability
@@ -103,7 +103,7 @@ class Scanner:
         shown_av = api_version if isinstance(api_version, str) else None
         shown_kind = kind if isinstance(kind, str) else None
 
-        def finding(cls: str, message: str, code: str, replacement: str | None = None,
+        def finding(cls: FindingClass, message: str, code: str, replacement: str | None = None,
                     line: int | None = None) -> Finding:
             return Finding(obj.file, line or obj.line_of(("apiVersion",)), shown_av, shown_kind,
                            obj.name, None, cls, message, replacement, code)
@@ -286,7 +286,7 @@ class _FieldChecker:
         self.warned: set[tuple[str, str]] = set()
         """(model, field) of the stage and deprecation warnings given (one per object)."""
 
-    def add(self, at: Path_, cls: str, message: str, code: str, line_at: Path_ | None = None
+    def add(self, at: Path_, cls: FindingClass, message: str, code: str, line_at: Path_ | None = None
             ) -> None:
         line = self.obj.line_of(at if line_at is None else line_at)
         self.findings.append(Finding(self.obj.file, line, self.api_version, self.kind,

@@ -8,6 +8,8 @@ from typing import Literal, get_args
 Severity = Literal["breaking", "warning", "info"]
 Stability = Literal["ga", "beta", "alpha"]
 Policy = Literal["allowed", "violation", "unknown"]
+ChangeStatus = Literal["added", "removed", "changed"]
+"""What happened to a model or a field between two releases (``analysis.diff``)."""
 # the words, for choices and lookups (typed ``str`` so that code reading them from JSON or the
 # command line can look them up; the ``Literal``s type what this package writes)
 SEVERITIES: tuple[str, ...] = get_args(Severity)

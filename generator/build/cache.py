@@ -12,6 +12,7 @@ from pathlib import Path
 import jinja2
 
 from generator.config import SiteConfig
+from generator.output.bytecode import bytecode_cache
 from generator.render.env import make_env, shipped_templates
 
 
@@ -95,17 +96,14 @@ the template's name, file and source)."""
 
 
 def use_bytecode_cache(env: jinja2.Environment, directory: Path) -> None:
-    """Compiled templates of ``env`` kept in ``directory`` (Jinja's ``FileSystemBytecodeCache``,
-    written atomically), so the next process, e.g. the next release of ``build-site``, loads them
-    instead of compiling (~0.5 s per release build). A subdirectory per Python and Jinja version
-    and compile settings: a cache never serves code compiled another way."""
+    """Compiled templates of ``env`` kept in ``directory`` (``output.bytecode``), so the next
+    process, e.g. the next release of ``build-site``, loads them instead of compiling. A
+    subdirectory per Python and Jinja version and compile settings: a cache never serves code
+    compiled another way."""
     autoescape = env.autoescape
     settings = (sys.version, jinja2.__version__, sorted(env.extensions),
                 autoescape if isinstance(autoescape, bool) else getattr(autoescape, "__qualname__", "?"),
                 [getattr(env, name) for name in _COMPILE_SETTINGS])
-    path = directory / hashlib.sha256(repr(settings).encode()).hexdigest()[:16]
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return  # an unwritable cache only costs the compile time
-    env.bytecode_cache = jinja2.FileSystemBytecodeCache(str(path))
+    found = bytecode_cache(directory / hashlib.sha256(repr(settings).encode()).hexdigest()[:16])
+    if found is not None:  # an unwritable cache only costs the compile time
+        env.bytecode_cache = found

@@ -1,7 +1,7 @@
 """Fewer runs of Python's cyclic garbage collector while a build makes millions of short-lived
-objects. With the default threshold (a collection every 700 net allocations) one release build
-of 1.32 runs ~680 collections, ~0.5 s of its ~6 s CPU; with 10,000, ~120 and ~0.15 s. Reference
-counting still frees at once everything that is not in a cycle, so memory stays about the same.
+objects: a higher threshold than the default (a collection every 700 net allocations) runs far
+fewer collections, for a fraction of their CPU (``benchmarks/RESULTS.md``). Reference counting
+still frees at once everything that is not in a cycle, so memory stays about the same.
 The previous threshold comes back on leaving: callers in the same process (tests, ``mkdocs
 serve``) keep theirs."""
 
@@ -31,7 +31,7 @@ def frozen_heap() -> Iterator[None]:
     """Leave the objects alive on entering (the loaded releases: the specs, plans and indexes
     of every release of the site) out of collections until leaving (``gc.freeze``): rendering
     adds memos that grow the oldest generation, whose full collection would walk them all
-    (~60 ms of a 1.32 release). They join the oldest generation again on leaving; objects
+    (``benchmarks/RESULTS.md``). They join the oldest generation again on leaving; objects
     made inside are collected as usual. Inside a freeze already in place (nested, or a build
     forked by ``build-site``, which froze what its parent had) what is frozen here stays frozen:
     there is no partial unfreeze, and the outer freeze's owner ends it (or the process)."""

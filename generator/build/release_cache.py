@@ -3,21 +3,18 @@
 first process to load a release leaves its normalized model, and its plan, index and format as a
 sibling, for the others.
 
-An entry is a pickle named by the sha256 of its key: the release's source digest
-(``load.release_digest``), its label and sources, the load settings, and a digest of this
-package's code and the Python version (``code_digest``, also the entry's directory), so a code
-change never reuses an entry made by other code. An entry that cannot be read, is not a pickle
-of the expected key or is of another shape counts as absent. Entries are written atomically
-(``output.writer.write_bytes``): processes that race write the same bytes. Pickles run code when
-read: the cache directory must be as trusted as the code (like Jinja's compiled templates beside
-it).
+An entry's key is the release's source digest (``load.release_digest``), its label and sources,
+the load settings, and a digest of this package's code and the Python version (``code_digest``,
+also the entries' directory), so a code change never reuses an entry made by other code. An entry
+that cannot be read, is not a pickle of the expected key or is of another shape counts as absent.
+What is kept and under which key is decided here; the pickles on disk are ``output.pickles``'s
+(atomic writes; the cache directory must be as trusted as the code, like Jinja's compiled
+templates beside it).
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import pickle
 import sys
 from dataclasses import dataclass
 from functools import cache
@@ -26,9 +23,9 @@ from typing import Any
 
 from generator.analysis.timeline import ReleaseIndex
 from generator.build.cache import tree_digest
-from generator.errors import Diagnostic, GeneratorError
+from generator.errors import Diagnostic
 from generator.model.types import ApiSpec
-from generator.output.writer import write_bytes
+from generator.output.pickles import PickleStore, other_namespaces
 from generator.views.site import SitePlan
 
 _PACKAGE = Path(__file__).resolve().parents[1]
@@ -67,32 +64,23 @@ class ReleaseCache:
 
     def read(self, kind: str, key: tuple[Any, ...], shape: type | tuple[type, ...]) -> Any:
         """The entry of ``kind`` and ``key`` when it is there, whole, and a ``shape``; else None."""
-        full = (kind, code_digest(), *key)
-        try:
-            stored, value = pickle.loads(self._path(full).read_bytes())
-        except Exception:  # missing, truncated, not a pickle of this code's classes: absent
-            return None
-        return value if stored == full and isinstance(value, shape) else None
+        found, value = self._store().read((kind, code_digest(), *key))
+        return value if found and isinstance(value, shape) else None
 
     def has(self, kind: str, key: tuple[Any, ...]) -> bool:
         """Whether an entry of ``kind`` and ``key`` is there (whole or not)."""
-        return self._path((kind, code_digest(), *key)).is_file()
+        return self._store().has((kind, code_digest(), *key))
 
     def write(self, kind: str, key: tuple[Any, ...], value: Any) -> None:
         """Keep ``value`` as the entry of ``kind`` and ``key`` (replacing one that could not be
         read); a cache that cannot be written costs only the next process's load."""
-        full = (kind, code_digest(), *key)
-        with contextlib.suppress(GeneratorError):
-            write_bytes(self._path(full), pickle.dumps((full, value), protocol=pickle.HIGHEST_PROTOCOL))
+        self._store().write((kind, code_digest(), *key), value)
 
-    def _path(self, full: tuple[Any, ...]) -> Path:
-        name = f"{full[0]}-{hashlib.sha256(repr(full).encode()).hexdigest()}.pickle"
-        return self.directory / full[1][:16] / name
+    def _store(self) -> PickleStore:
+        return PickleStore(self.directory, code_digest())
 
 
 def stale_entries(directory: Path) -> list[Path]:
     """The entry directories below ``directory`` made by other code (``build-site`` removes
     them: no build of this code reads them)."""
-    if not directory.is_dir():
-        return []
-    return sorted(p for p in directory.iterdir() if p.is_dir() and p.name != code_digest()[:16])
+    return other_namespaces(directory, code_digest())

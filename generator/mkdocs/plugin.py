@@ -32,7 +32,7 @@ from generator.build.cache import use_bytecode_cache
 from generator.build.collector import fewer_collections
 from generator.build.pipeline import build
 from generator.build.state import GeneratedSite, SiteState
-from generator.config import Release, SiteConfig, plugin_config
+from generator.config import HISTORY_SCOPES, LAYOUTS, Release, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import accelerators, nav_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
@@ -101,13 +101,13 @@ class PluginConfig(base.Config):
     """Serve-time filter: only these API groups (empty: all). Env override: K8S_API_DOCS_GROUPS."""
     versions_feature = c.Type(bool, default=True)
     """Other versions lines, field since/changed/removed notes and change pages."""
-    history = c.Choice(("all", "site"), default="all")
+    history = c.Choice(HISTORY_SCOPES, default="all")
     """Releases field history considers: every kubernetes-validate release, or only the site's."""
     changes = c.ListOfItems(c.SubConfig(ChangePairEntry), default=[])
     """Extra change pages: ``{old: '1.29', new: '1.32'}`` → ``1.32/changes-from-1.29.md``."""
     only = c.ListOfItems(_VersionString(), default=[])
     """Generate only these of ``versions`` (empty: all). Env override: K8S_API_DOCS_ONLY."""
-    layout = c.Choice(("combined", "release"), default="combined")
+    layout = c.Choice(LAYOUTS, default="combined")
     """``release``: the one release of ``only`` at the docs root (a per-release site)."""
     pages_dir = c.Type(str, default="")
     """Where generated Markdown goes (default ``<cache_dir>/pages``)."""

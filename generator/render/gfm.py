@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator.render.markup import inline_tokens
+from generator.render.markup import InlineFormat, render_inline
+
+if TYPE_CHECKING:
+    from generator.views.properties import TypeLabel
 
 _BULLET = re.compile(r"^\s*[-*•]\s+(.*)$")
 _BACKTICKS = re.compile(r"`+")
@@ -61,36 +64,25 @@ def _url(url: str) -> str:
     return link(stripped, stripped) + escape(url[len(stripped):])
 
 
-def _inline_parts(text: str, in_table: bool) -> str:
-    if "`" not in text and "://" not in text:
-        return escape(text)
-    out: list[str] = []
-    pos = 0
-    for start, end, kind, match in inline_tokens(text):
-        if start < pos:
-            continue
-        out.append(escape(text[pos:start]))
-        if kind == "code":
-            out.append(code(match.group(1), in_table=in_table))
-        elif kind == "link":
-            out.append(link(match.group(1), match.group(2)))
-        else:
-            out.append(_url(match.group(0)))
-        pos = end
-    out.append(escape(text[pos:]))
-    return "".join(out)
+def _table_code(text: str) -> str:
+    return code(text, in_table=True)
+
+
+_LINE = InlineFormat(escape, code, link, _url)
+_CELL = InlineFormat(escape, _table_code, link, _url)
+"""How ``inline`` and ``cell`` write the pieces of a line (``render.markup.render_inline``)."""
 
 
 @lru_cache(maxsize=16384)
 def inline(text: str) -> str:
     """One line of inert GFM (newlines become spaces)."""
-    return _inline_parts(" ".join(str(text).split()), in_table=False)
+    return render_inline(" ".join(str(text).split()), _LINE)
 
 
 @lru_cache(maxsize=16384)
 def cell(text: str) -> str:
     """A pipe-table cell: inert, one line (paragraphs joined by a space), ``|`` escaped."""
-    return _inline_parts(" ".join(str(text).split()), in_table=True)
+    return render_inline(" ".join(str(text).split()), _CELL)
 
 
 def _guard_line_start(line: str) -> str:
@@ -141,8 +133,9 @@ def fence(text: str, language: str = "") -> str:
 
 # -- filters over view data ------------------------------------------------------------------
 
-def type_label(label: Any) -> str:
-    """A ``views.properties.TypeLabel`` in a table cell: ``\\[\\][Kind](kind.md)``."""
+def type_gfm(label: TypeLabel) -> str:
+    """A ``views.properties.TypeLabel`` rendered for a table cell: ``\\[\\][Kind](kind.md)``
+    (the GFM twin of ``render.env.type_html``)."""
     name = cell(label.name)
     if label.href:
         name = f"[{name}]({label.href.translate(_URL_QUOTE)})"
@@ -175,7 +168,7 @@ FILTERS: dict[str, Any] = {
     "gfm_block": block,
     "gfm_code": _code_filter,
     "gfm_fence": fence,
-    "gfm_type": type_label,
+    "gfm_type": type_gfm,
     "gfm_ranges": release_ranges,
     "gfm_severity": severity,
 }

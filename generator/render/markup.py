@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 _URL = re.compile(r"https?://[^\s<>\"'`|\\\[\]{}]+", re.IGNORECASE)
@@ -24,20 +26,10 @@ _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
 
 
-def _link(url: str) -> tuple[str, str]:
-    """Split trailing punctuation off a matched URL; return (markdown link, rest)."""
-    stripped = url.rstrip(".,;:)!?")
-    rest = url[len(stripped):]
-    href = html.escape(stripped, quote=True).replace("|", "%7C")
-    return f'<a href="{href}">{_entities(stripped)}</a>', rest
-
-
-def inline_tokens(text: str) -> list[tuple[int, int, str, re.Match[str]]]:
+def _tokens(text: str) -> list[tuple[int, int, str, re.Match[str]]]:
     """The code spans (`` `x` ``), Markdown links to http(s) URLs (``link``: group 1 the text,
     group 2 the URL) and bare http(s) URLs of untrusted ``text``, as (start, end, ``code``,
-    ``link`` or ``url``, match) in reading order, the longer first where two start together;
-    callers skip a token that starts inside the previous one. One reading for every output
-    format."""
+    ``link`` or ``url``, match) in reading order, the longer first where two start together."""
     links = [(m.start(), m.end(), "link", m) for m in _MD_LINK.finditer(text)] if "](" in text else []
     return sorted(
         [(m.start(), m.end(), "code", m) for m in _CODE.finditer(text)]
@@ -46,26 +38,61 @@ def inline_tokens(text: str) -> list[tuple[int, int, str, re.Match[str]]]:
     )
 
 
-def _inline_parts(text: str) -> str:
+@dataclass(frozen=True, slots=True)
+class InlineFormat:
+    """How an output format writes the pieces of one line of untrusted text (``render_inline``):
+    HTML-in-Markdown here, plain GFM in ``render.gfm``."""
+
+    text: Callable[[str], str]
+    """Plain text between the tokens, made inert."""
+    code: Callable[[str], str]
+    """A code span, given its content."""
+    link: Callable[[str, str], str]
+    """A Markdown link to an http(s) URL, given its text and URL."""
+    url: Callable[[str], str]
+    """A bare http(s) URL as matched (trailing punctuation not yet split off)."""
+
+
+def render_inline(text: str, fmt: InlineFormat) -> str:
+    """One line of untrusted ``text`` read once for every output format: code spans, Markdown
+    links and bare URLs (a token starting inside the previous one is skipped) written by ``fmt``,
+    the text between them made inert by ``fmt.text``."""
     if "`" not in text and "://" not in text:
-        return text.translate(_TABLE)
+        return fmt.text(text)
     out: list[str] = []
     pos = 0
-    for start, end, kind, match in inline_tokens(text):
+    for start, end, kind, match in _tokens(text):
         if start < pos:
             continue
-        out.append(_entities(text[pos:start]))
+        out.append(fmt.text(text[pos:start]))
         if kind == "code":
-            out.append(f"<code>{_entities(match.group(1))}</code>")
+            out.append(fmt.code(match.group(1)))
         elif kind == "link":
-            href = html.escape(match.group(2), quote=True).replace("|", "%7C")
-            out.append(f'<a href="{href}">{_entities(match.group(1))}</a>')
+            out.append(fmt.link(match.group(1), match.group(2)))
         else:
-            link, rest = _link(match.group(0))
-            out.append(link + _entities(rest))
+            out.append(fmt.url(match.group(0)))
         pos = end
-    out.append(_entities(text[pos:]))
+    out.append(fmt.text(text[pos:]))
     return "".join(out)
+
+
+def _html_code(text: str) -> str:
+    return f"<code>{_entities(text)}</code>"
+
+
+def _html_link(text: str, url: str) -> str:
+    href = html.escape(url, quote=True).replace("|", "%7C")
+    return f'<a href="{href}">{_entities(text)}</a>'
+
+
+def _html_url(url: str) -> str:
+    """A bare URL as a link, trailing punctuation split off after it."""
+    stripped = url.rstrip(".,;:)!?")
+    return _html_link(stripped, stripped) + _entities(url[len(stripped):])
+
+
+def _inline_parts(text: str) -> str:
+    return render_inline(text, _HTML)
 
 
 _TABLE = {ord(ch): f"&#{ord(ch)};" for ch in "&<>\"\\`*_{}[]#|~^=+!"} | {0: "\ufffd"}
@@ -74,6 +101,9 @@ _TABLE = {ord(ch): f"&#{ord(ch)};" for ch in "&<>\"\\`*_{}[]#|~^=+!"} | {0: "\uf
 def _entities(text: str) -> str:
     """Replace every character Markdown or HTML could act on by a numeric entity."""
     return text.translate(_TABLE)
+
+
+_HTML = InlineFormat(_entities, _html_code, _html_link, _html_url)
 
 
 def _guard_line_start(line: str) -> str:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Literal, get_args
+
 from generator.errors import UsageError
 from generator.model.ordering import release_sort_key
 from generator.sources import available_versions
 from generator.sources.upstream import known_releases
 
 DEFAULT_RELEASES = ("1.31", "1.32")
-PRESETS = ("default", "all")
+Preset = Literal["default", "all"]
+PRESETS: tuple[Preset, ...] = get_args(Preset)
 
 
 def preset_versions(name: str, kind: str = "bundled") -> list[str]:

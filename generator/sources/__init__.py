@@ -16,7 +16,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, get_args
 
 from generator.errors import Location, SpecError, one_line
 from generator.sources.base import Provenance, RawDocument, Schema
@@ -76,7 +76,8 @@ class SourceOptions:
     first use and checked afterwards (``None``: neither recorded nor checked)."""
 
 
-SOURCE_KINDS = ("bundled", "upstream")
+SourceKind = Literal["bundled", "upstream"]
+SOURCE_KINDS: tuple[SourceKind, ...] = get_args(SourceKind)
 """Where a release without an explicit source comes from: ``bundled`` (kubernetes-validate,
 offline, the default) or ``upstream`` (the release's official swagger.json)."""
 

@@ -1,7 +1,7 @@
 """Fast YAML: JSON data built straight from libyaml's parser events, as kubectl reads it.
 
 PyYAML's composer and constructor (even under ``CSafeLoader``) are Python code that make a node
-object per value and then visit every node several times; on a 5 MB CRD set they were most of
+object per value and then visit every node several times; on a large CRD set they were most of
 the load time. Here the data is built straight from libyaml's events, in one pass, with
 kubectl's rules (go-yaml v2, then ``encoding/json``):
 

@@ -18,7 +18,7 @@ MAX_REDIRECTS = 5
 
 def _http_only_redirects() -> Any:
     """A redirect handler that follows at most ``MAX_REDIRECTS`` redirects, and only to http(s).
-    (Built on first download: ``urllib.request`` costs ~30 ms to import, and reading a cached or
+    (Built on first download: ``urllib.request`` takes a while to import, and reading a cached or
     bundled source needs none of it.)"""
     import urllib.parse
     import urllib.request

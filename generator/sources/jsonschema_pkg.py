@@ -27,7 +27,7 @@ _DIR = re.compile(r"^v(\d+)\.(\d+)\.0-local$")
 
 def _schema_root() -> Any:
     """The package's schema directory, found without importing the package (its import pulls in
-    jsonschema: ~70 ms of every ``diff``)."""
+    jsonschema, a noticeable part of every ``diff``)."""
     spec = importlib.util.find_spec("kubernetes_validate")
     if spec is not None and spec.submodule_search_locations:
         for location in spec.submodule_search_locations:
@@ -60,7 +60,7 @@ def package_version() -> str:
     found = _dist_info_version()
     if found:
         return found
-    from importlib import metadata  # ~20 ms to import: only when the fast path finds nothing
+    from importlib import metadata  # slow to import: only when the fast path finds nothing
 
     try:
         return metadata.version("kubernetes-validate")
@@ -110,7 +110,7 @@ def load_kubernetes_validate(version: str) -> RawDocument:
 @cache
 def field_names(version: str) -> Mapping[str, frozenset[str]]:
     """Definition name → its property names in release ``version``: the cheap view release
-    history needs (no normalization; ~15 ms a release). Cached per process, read-only."""
+    history needs (no normalization). Cached per process, read-only."""
     definitions = json.loads(package_bytes(version)).get("$defs", {})
     return MappingProxyType({
         name: frozenset(schema.get("properties") or ()) if isinstance(schema, dict) else frozenset()

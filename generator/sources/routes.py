@@ -18,7 +18,7 @@ from typing import Any
 
 DATA_FILE = Path(__file__).with_name("operations.json.gz")
 """Routes of every bundled release (``scripts/operations_data.py`` writes it): JSON, one route a
-line, gzipped (about 45 KB; 750 KB unpacked)."""
+line, gzipped."""
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch")
 _TAG_WORD = re.compile(r"[^A-Za-z0-9]+")

@@ -4,7 +4,7 @@ are read by ``fast_yaml``, which expands aliases and merge keys as kubectl does,
 ``FirstErrorLoader`` only names the first offending line of a document that failed.
 
 A module of its own so that ``reader`` and ``crd`` import PyYAML only when a YAML document is
-read: loading JSON sources (every ``diff`` of bundled releases) does not pay its ~25 ms import.
+read: loading JSON sources (every ``diff`` of bundled releases) does not pay for its import.
 """
 
 from __future__ import annotations
@@ -123,7 +123,7 @@ FastLoader: type = StrictYamlLoader
 parsing, so its callers check for them afterwards (``crd._has_aliases``)."""
 if getattr(yaml, "__with_libyaml__", False):
     class _CStrictLoader(_KubectlScalars, yaml.CSafeLoader):  # type: ignore[name-defined,misc]
-        """libyaml (~50x faster on CRD sets) with the strict loader's rules; aliases are refused
+        """libyaml (much faster on CRD sets) with the strict loader's rules; aliases are refused
         after loading (``crd._has_aliases``: they come back as shared objects)."""
 
     _CStrictLoader.yaml_constructors = StrictYamlLoader.yaml_constructors

@@ -28,7 +28,7 @@ from generator.libsonnet.builders import (
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.views import site
 from generator.views.pages import ModelPage, first_sentence
-from generator.views.properties import TypeLabel, field_anchor, type_label
+from generator.views.properties import TypeLabel, field_anchor, label_for_type
 from generator.views.site import SitePlan, page_url, path_anchor, relative
 
 LIBRARY_URL = "https://github.com/jsonnet-libs/k8s-libsonnet"
@@ -165,7 +165,7 @@ class _Links:
     def type(self, t: TypeRef) -> TypeLabel:
         label = self.memo.get(t)
         if label is None:
-            label = self.memo[t] = type_label(t, self.api, self.plan, self.path)
+            label = self.memo[t] = label_for_type(t, self.api, self.plan, self.path)
         return label  # type: ignore[return-value]
 
     def urls(self, t: TypeRef, owner: str, f: Field, direct: bool) -> tuple[str | None, str | None]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from generator.analysis.diff import SEVERITIES, ApiDiff, Change, ModelChange
 from generator.analysis.known_data import note_text
 from generator.analysis.operations_diff import CHANGE_LABELS as OPERATION_LABELS
+from generator.analysis.severity import ChangeStatus
 from generator.model.gvk import stability
 from generator.views.pages import title_of
 from generator.views.properties import field_anchor
@@ -50,7 +51,7 @@ class SummaryRow:
 @dataclass(frozen=True)
 class FieldEntry:
     name: str
-    status: str
+    status: ChangeStatus
     severity: str
     changes: tuple[Change, ...]
     old_href: str | None
@@ -62,7 +63,7 @@ class FieldEntry:
 @dataclass(frozen=True)
 class ModelEntry:
     kind: str
-    status: str
+    status: ChangeStatus
     severity: str
     is_kind: bool
     changes: tuple[Change, ...]

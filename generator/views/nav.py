@@ -78,8 +78,8 @@ def kind_item(kind: str, name: str, plan: SitePlan) -> NavItem:
 def alphabetical_ranges(items: list[dict[str, str]]) -> list[NavItem]:
     """``{title: page}`` items (sorted by title) as sections ``A-C``, ``D-H``..., of at most
     ``RANGE_SIZE`` items unless one initial letter has more. With ``navigation.prune`` a page's
-    nav holds its section's items, so 212 core/v1 models in one list cost 212 items on each of
-    212 pages; in ranges it is ~40 (the nav is the biggest part of a page's build time)."""
+    nav holds its section's items, so a large group in one list costs all its items on each of its
+    pages; in ranges, a range's worth (the nav is the biggest part of a page's build time)."""
     by_letter: dict[str, list[dict[str, str]]] = {}
     for item in sorted(items, key=lambda i: next(iter(i)).lower()):
         by_letter.setdefault(next(iter(item))[:1].upper(), []).append(item)

@@ -8,9 +8,13 @@ they read. Text here is plain (from specs: untrusted); the templates escape it.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from generator.analysis.gates import FeatureGate
+
+NoteKind = Literal["required", "optional", "text", "code", "badge"]
+"""``required`` · ``optional`` · ``text`` (``Note.text``) · ``code`` (``text: values``, each value
+code) · ``badge`` (``Note.badge``)."""
 
 GATE_TITLE = "feature gate"
 NO_GATE_TITLE = "the description says so; it names no feature gate"
@@ -36,9 +40,7 @@ class Badge:
 class Note:
     """One note of a property row."""
 
-    kind: str
-    """``required`` · ``optional`` · ``text`` (``text``) · ``code`` (``text: values``, each value
-    code) · ``badge`` (``badge``)."""
+    kind: NoteKind
     text: str = ""
     values: tuple[str, ...] = ()
     badge: Badge | None = None

@@ -77,8 +77,9 @@ def field_anchor(name: str) -> str:
     return "field-" + anchor_id(name)
 
 
-def type_label(t: TypeRef, api: ApiSpec, plan: SitePlan, page: str) -> TypeLabel:
-    """How a type reads in the table, with a link to the referenced model's page."""
+def label_for_type(t: TypeRef, api: ApiSpec, plan: SitePlan, page: str) -> TypeLabel:
+    """The view data of a type (a ``TypeLabel``): how it reads in the table, with a link to the
+    referenced model's page; the formats render it (``render.env.type_html``, ``render.gfm.type_gfm``)."""
     prefix = ""
     while t.kind in ("array", "map") and t.items is not None:
         prefix += "[]" if t.kind == "array" else "map[string]"
@@ -155,7 +156,7 @@ def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str,
             anchor = unique_anchor(field_anchor(f.name), f.name, anchors)
         rows.append(PropertyRow(
             field=f, anchor=anchor,
-            type=type_label(f.type, api, plan, page),
+            type=label_for_type(f.type, api, plan, page),
             required=f.required, notes=tuple(notes), code_notes=tuple(code_notes),
             gates=feature_gates(f.description),
         ))

@@ -37,7 +37,7 @@ objects of its tree (``spec``, ``status``…) move to pages of their own
 (``…/clusterIssuer/spec.md``), the largest first; a sub-page splits the same way above
 ``SUBPAGE_SPLIT_AT``, as many times as the tree needs. Every nested object keeps its section and
 anchor (no cap), and every page of the corpus CRD sets stays under 500 KB of HTML (the estimate
-is within 15 % of the Markdown; the theme and nav add 20 to 40 KB)."""
+follows the Markdown closely; the theme and nav add the rest)."""
 SUBPAGE_SPLIT_AT = 430_000
 _SPLIT_MIN = 20_000
 """A subtree smaller than this moves only when its page still needs the room."""
@@ -85,7 +85,7 @@ def relative(from_page: str, to_page: str) -> str:
     """Relative Markdown link from one page path to another (both relative to the docs root).
 
     Both paths are normalized ``a/b/c.md`` forms made by ``SitePlan``, so plain segment
-    arithmetic suffices (``posixpath.relpath`` is ~10x slower and this runs per link).
+    arithmetic suffices (``posixpath.relpath`` is much slower and this runs per link).
     """
     src = from_page.split("/")[:-1]
     dst = to_page.split("/")
