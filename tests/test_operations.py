@@ -148,6 +148,10 @@ def check_release(api: ApiSpec, swagger: Path, pages: dict[str, str], page_of: d
         verb = expected_verb(entry["action"], entry["method"])
         assert exported[(entry["method"], entry["path"])]["rbac"]["verbs"] == ([verb] if verb else [])
         assert op.rbac.verb == verb, key
+        group = info.api_group or '""'
+        if verb:  # the row's RBAC cell: API group, resource (with subresource), verb
+            resource = info.resource + (f"/{info.subresource}" if info.subresource else "")
+            assert f"{group} · {resource} · {verb}" in pages[page_of[name]], key
         if entry["action"] in ("watch", "watchlist"):
             assert op.python == "" and exported[(entry["method"], entry["path"])]["python"] is None
             assert op.watch_via and "watch.Watch().stream(" in python_call(op)

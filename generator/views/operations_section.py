@@ -133,7 +133,8 @@ class OperationsHook:
                           f"{home_href}#{anchor(p.name)}" if p.name in PARAMETERS else "",
                           "" if p.name in PARAMETERS else p.description)
                 for p in op.params if p.location == "query")
-            rbac = f"{op.rbac.resource} {op.rbac.verb or '(no verb: only *)'}"
+            group = op.rbac.api_group or '""'  # the core group, as a Role rule writes it
+            rbac = f"{group} · {op.rbac.resource} · {op.rbac.verb or '(no verb: only *)'}"
             rows.append(OperationRow(op, params, link(op.body), link(op.response), python_call(op), rbac))
         read_only, full = role_rules(ops)
         return OperationsSection(rows, client_major(api.version), api.operations_from, read_only, full)
