@@ -43,6 +43,7 @@ from generator.views.nav import (
     ABOUT_TITLE,
     DOCS_HOME_IN_RELEASE_LAYOUT,
     RELEASES_MARKER,
+    nav_titles,
     releases_list,
     rename_in_nav,
 )
@@ -226,7 +227,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.remove(docs_home)
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
-        titles = _nav_titles(config.nav or [])
+        titles = nav_titles(config.nav or [])
         for rel in self.site.pages:
             if files.get_file_from_path(rel) is not None:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
@@ -326,20 +327,3 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
                     server.watch(path)
         return server
 
-
-def _nav_titles(nav: Any, titles: dict[str, str | None] | None = None) -> dict[str, str | None]:
-    """Title MkDocs gives each page of a ``nav`` config (``{title: path}``; ``None`` for a bare
-    path); the first mention of a page counts."""
-    titles = {} if titles is None else titles
-    if isinstance(nav, str):
-        titles.setdefault(nav, None)
-    elif isinstance(nav, list):
-        for item in nav:
-            _nav_titles(item, titles)
-    elif isinstance(nav, dict):
-        for key, value in nav.items():
-            if isinstance(value, str):
-                titles.setdefault(value, key)
-            else:
-                _nav_titles(value, titles)
-    return titles
