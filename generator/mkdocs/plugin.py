@@ -36,6 +36,7 @@ from generator.config import Release, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import accelerators, nav_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
+from generator.output.restamp import restamp_built
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
 from generator.sources.upstream import LOCK_NAME
@@ -151,6 +152,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """Search entries per generated release (version → its api and plan, the entries made
         of them): a rebuild while serving recomputes only reloaded releases."""
         self._in_memory = False
+        self._dirty = False
+        """``mkdocs serve --dirty``: restamped pages are patched, not built again."""
         """``mkdocs build``: generated pages are handed to MkDocs as text, not written to
         ``pages_dir`` (only ``mkdocs serve`` reads them again, for ``--dirty`` rebuilds)."""
         self._until_shutdown = contextlib.ExitStack()
@@ -160,7 +163,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._in_memory = command == "build"
         if command == "build":  # the whole build, MkDocs' pages too (not a server's lifetime)
             self._until_shutdown.enter_context(fewer_collections())
-        if command == "serve" and dirty:
+        self._dirty = command == "serve" and dirty
+        if self._dirty:
             logging.getLogger("mkdocs.commands.build").addFilter(_DIRTY_NOTICE)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
@@ -186,6 +190,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if self._in_memory:
             log.info(f"{len(self.site.pages)} pages generated")
         else:
+            if self._dirty and self.site.restamped:  # before sync_tree: see output.restamp
+                restamp_built(self._quiet_restamps(config), self.site.restamps)
             written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages)
             log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
                      f"{removed} removed) in {self.pages_dir}")
@@ -201,6 +207,14 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if accelerators.wanted("headings_page") and not self._fast_headings:
             accelerators.turned_off("headings_page", "a sample page renders otherwise")
         return config
+
+    def _quiet_restamps(self, config: MkDocsConfig) -> list[tuple[Path, Path]]:
+        """(Markdown, HTML) of the restamped pages whose digest MkDocs passes through as it is."""
+        assert self.site is not None and self.pages_dir is not None
+        new = self.site.restamps.values()
+        return [(self.pages_dir / rel, Path(File(rel, "", config.site_dir, True).abs_dest_path))
+                for rel in self.site.restamped
+                if rel.endswith(".md") and raw_html.only_in_quiet_blocks(self.site.pages[rel], new)]
 
     def site_config(self, base_dir: Path) -> SiteConfig:
         """The build's config: the plugin's options, paths relative to ``base_dir`` (the config's
