@@ -283,9 +283,10 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
             raise UsageError("template error: templates extend or include each other in a circle",
                              Location(str(config.templates))) from None
         paths_page = plan.in_root(FIELD_PATHS)
-        paths_text = field_paths_json(api, plan)
-        if site.pages.get(paths_page) != paths_text:
-            pages[paths_page] = paths_text
+        if version in todo.releases or paths_page not in site.pages:  # else: its release's as kept
+            paths_text = field_paths_json(api, plan)
+            if site.pages.get(paths_page) != paths_text:
+                pages[paths_page] = paths_text
         site.pages.update(pages)
         rendered.extend(pages)
         if version in todo.releases or previous is None:
