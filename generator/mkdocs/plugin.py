@@ -1,7 +1,8 @@
 """MkDocs plugin ``k8s-api-docs``: generates the release pages during ``mkdocs build``/``serve``.
 
 Pages are written to a cache directory (never into ``docs_dir``), rewriting only files whose text
-changed, so ``mkdocs serve --dirty`` rebuilds only what changed.
+changed, so ``mkdocs serve --dirty`` rebuilds only what changed; pages whose only change is a
+new source digest are patched in place instead, HTML included (``output.restamp``).
 
 Two layouts: ``combined`` (every release a folder ``1.31/…`` of one site) and ``release`` (one
 release, chosen by ``only``, at the docs root: the per-release sites of ``build-site``; the
