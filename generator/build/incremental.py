@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -152,6 +153,14 @@ class PageDependencies:
     def stale_changes(self, version: str, olds: Iterable[str]) -> bool:
         """Whether the change pages of ``version`` against ``olds`` must be rendered again."""
         return bool(self.releases & {version, *olds})
+
+
+def restamp_text(text: str, digests: Mapping[str, str]) -> str:
+    """``text`` with each key of ``digests`` (source digests: fixed-length hex, never part of
+    another word) replaced by its value; ``text`` itself when none occurs."""
+    if not any(d in text for d in digests):
+        return text
+    return re.sub("|".join(map(re.escape, digests)), lambda m: digests[m.group(0)], text)
 
 
 # -- what a release's pages read from the other releases -------------------------------------------

@@ -3,7 +3,6 @@ all; the CLI, the plugin and ``build-site`` call ``build`` with a ``config.SiteC
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -15,7 +14,7 @@ from generator.analysis.diff import diff_apis
 from generator.build.cache import config_digest, template_env
 from generator.build.collector import fewer_collections, frozen_heap
 from generator.build.history import release_timeline, timeline_of
-from generator.build.incremental import ChangedModels, PageDependencies, change_olds
+from generator.build.incremental import ChangedModels, PageDependencies, change_olds, restamp_text
 from generator.build.load import load_api, package_history, release_digest, select_groups
 from generator.build.release_cache import LoadedApi, ReleaseCache, Sibling
 from generator.build.state import GeneratedSite, GenerationMemo, LoadedRelease, ReleaseApis, SiteState
@@ -95,7 +94,7 @@ def _build(config: SiteConfig, state: SiteState | None, progress: Callable[[str]
         state = None
     digests = {v: release_digest(r, config.sources) for v, r in config.loaded().items()}
     if state is not None and state.digests == digests:
-        return replace(state.site, rendered=[]), state
+        return replace(state.site, rendered=[], restamps={}, restamped=[]), state
     reuse = {v: r for v, r in state.loaded.items() if r.digest == digests[v]} if state else {}
     loaded = _load(config, progress, digests, reuse)
     todo: PageDependencies | None = None
@@ -108,7 +107,8 @@ def _build(config: SiteConfig, state: SiteState | None, progress: Callable[[str]
         site = _render(config, hooks, env, loaded, todo, state.site if state else None)
         if state is not None:
             restamp(site, {state.loaded[v].api.sha256: r.api.sha256 for v, r in loaded.items()
-                           if state.loaded[v].api.sha256 and state.loaded[v].api.sha256 != r.api.sha256})
+                           if state.loaded[v].api.sha256 and state.loaded[v].api.sha256 != r.api.sha256},
+                    state.site.pages)
     return site, SiteState(loaded, site, key)
 
 
@@ -127,17 +127,26 @@ def generate(releases: Iterable[Release], options: SourceOptions | None = None, 
     return site
 
 
-def restamp(site: GeneratedSite, digests: Mapping[str, str]) -> None:
-    """Pages kept from the previous build of a release whose source changed still name its old
-    sha256 (the model pages' source footer): name the new one. Every page of that release shows
-    the digest, so this keeps an edit from rendering them all again."""
+def restamp(site: GeneratedSite, digests: Mapping[str, str], previous: Mapping[str, str]) -> None:
+    """Pages kept from the previous build (``previous``: its pages) of a release whose source
+    changed still name its old sha256 (the model pages' source footer): name the new one. Every
+    page of that release shows the digest, so this keeps an edit from rendering them all again.
+    Records the digests and the pages, kept or rendered, whose only change is the digest
+    (``GeneratedSite.restamps``, ``restamped``)."""
     if not digests:
         return
-    pattern = re.compile("|".join(re.escape(d) for d in digests))
+    site.restamps = dict(digests)
     fresh = set(site.rendered)
     for path, text in site.pages.items():
-        if path not in fresh and pattern.search(text):
-            site.pages[path] = pattern.sub(lambda m: digests[m.group(0)], text)
+        old = previous.get(path)
+        stamped = restamp_text(old, digests) if old is not None else None
+        if stamped is None or stamped is old:
+            continue
+        if path not in fresh:
+            site.pages[path] = stamped
+        elif text != stamped:
+            continue
+        site.restamped.append(path)
 
 
 def _apis(loaded: dict[str, LoadedRelease]) -> ReleaseApis:
@@ -274,9 +283,10 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
             raise UsageError("template error: templates extend or include each other in a circle",
                              Location(str(config.templates))) from None
         paths_page = plan.in_root(FIELD_PATHS)
-        paths_text = field_paths_json(api, plan)
-        if site.pages.get(paths_page) != paths_text:
-            pages[paths_page] = paths_text
+        if version in todo.releases or paths_page not in site.pages:  # else: its release's as kept
+            paths_text = field_paths_json(api, plan)
+            if site.pages.get(paths_page) != paths_text:
+                pages[paths_page] = paths_text
         site.pages.update(pages)
         rendered.extend(pages)
         if version in todo.releases or previous is None:

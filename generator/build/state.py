@@ -28,6 +28,12 @@ class GeneratedSite:
     rendered: list[str] = field(default_factory=list)
     """Pages the ``generate`` call that returned this site rendered (the others came from its
     memo; empty when nothing changed)."""
+    restamps: dict[str, str] = field(default_factory=dict)
+    """Source digest each reloaded release had → the one it has now (``pipeline.restamp``)."""
+    restamped: list[str] = field(default_factory=list)
+    """Pages whose only change from the previous site is that digest (kept pages, and rendered
+    ones that came out the same): ``restamps`` applied to the previous text (``mkdocs serve
+    --dirty`` patches their built HTML the same way, ``output.restamp``)."""
 
 
 class LoadedRelease:

@@ -1,7 +1,8 @@
 """MkDocs plugin ``k8s-api-docs``: generates the release pages during ``mkdocs build``/``serve``.
 
 Pages are written to a cache directory (never into ``docs_dir``), rewriting only files whose text
-changed, so ``mkdocs serve --dirty`` rebuilds only what changed.
+changed, so ``mkdocs serve --dirty`` rebuilds only what changed; pages whose only change is a
+new source digest are patched in place instead, HTML included (``output.restamp``).
 
 Two layouts: ``combined`` (every release a folder ``1.31/…`` of one site) and ``release`` (one
 release, chosen by ``only``, at the docs root: the per-release sites of ``build-site``; the
@@ -36,6 +37,7 @@ from generator.config import HISTORY_SCOPES, LAYOUTS, Release, SiteConfig, plugi
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import accelerators, nav_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
+from generator.output.restamp import restamp_built
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
 from generator.sources.upstream import LOCK_NAME
@@ -43,6 +45,7 @@ from generator.views.nav import (
     ABOUT_TITLE,
     DOCS_HOME_IN_RELEASE_LAYOUT,
     RELEASES_MARKER,
+    nav_titles,
     releases_list,
     rename_in_nav,
 )
@@ -150,6 +153,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """Search entries per generated release (version → its api and plan, the entries made
         of them): a rebuild while serving recomputes only reloaded releases."""
         self._in_memory = False
+        self._dirty = False
+        """``mkdocs serve --dirty``: restamped pages are patched, not built again."""
         """``mkdocs build``: generated pages are handed to MkDocs as text, not written to
         ``pages_dir`` (only ``mkdocs serve`` reads them again, for ``--dirty`` rebuilds)."""
         self._until_shutdown = contextlib.ExitStack()
@@ -159,7 +164,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._in_memory = command == "build"
         if command == "build":  # the whole build, MkDocs' pages too (not a server's lifetime)
             self._until_shutdown.enter_context(fewer_collections())
-        if command == "serve" and dirty:
+        self._dirty = command == "serve" and dirty
+        if self._dirty:
             logging.getLogger("mkdocs.commands.build").addFilter(_DIRTY_NOTICE)
 
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
@@ -185,6 +191,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if self._in_memory:
             log.info(f"{len(self.site.pages)} pages generated")
         else:
+            if self._dirty and self.site.restamped:  # before sync_tree: see output.restamp
+                restamp_built(self._quiet_restamps(config), self.site.restamps)
             written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages)
             log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
                      f"{removed} removed) in {self.pages_dir}")
@@ -200,6 +208,14 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if accelerators.wanted("headings_page") and not self._fast_headings:
             accelerators.turned_off("headings_page", "a sample page renders otherwise")
         return config
+
+    def _quiet_restamps(self, config: MkDocsConfig) -> list[tuple[Path, Path]]:
+        """(Markdown, HTML) of the restamped pages whose digest MkDocs passes through as it is."""
+        assert self.site is not None and self.pages_dir is not None
+        new = self.site.restamps.values()
+        return [(self.pages_dir / rel, Path(File(rel, "", config.site_dir, True).abs_dest_path))
+                for rel in self.site.restamped
+                if rel.endswith(".md") and raw_html.only_in_quiet_blocks(self.site.pages[rel], new)]
 
     def site_config(self, base_dir: Path) -> SiteConfig:
         """The build's config: the plugin's options, paths relative to ``base_dir`` (the config's
@@ -226,7 +242,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.remove(docs_home)
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
-        titles = _nav_titles(config.nav or [])
+        titles = nav_titles(config.nav or [])
         for rel in self.site.pages:
             if files.get_file_from_path(rel) is not None:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
@@ -326,20 +342,3 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
                     server.watch(path)
         return server
 
-
-def _nav_titles(nav: Any, titles: dict[str, str | None] | None = None) -> dict[str, str | None]:
-    """Title MkDocs gives each page of a ``nav`` config (``{title: path}``; ``None`` for a bare
-    path); the first mention of a page counts."""
-    titles = {} if titles is None else titles
-    if isinstance(nav, str):
-        titles.setdefault(nav, None)
-    elif isinstance(nav, list):
-        for item in nav:
-            _nav_titles(item, titles)
-    elif isinstance(nav, dict):
-        for key, value in nav.items():
-            if isinstance(value, str):
-                titles.setdefault(value, key)
-            else:
-                _nav_titles(value, titles)
-    return titles

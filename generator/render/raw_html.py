@@ -18,6 +18,7 @@ Spec text cannot forge a marker: every spec string reaches a page escaped (``mar
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 OPEN = "<!-- k8s-api-docs:html -->"
@@ -124,6 +125,17 @@ def restore_one_by_one(html: str, blocks: list[RawBlock], *, search: bool) -> st
         if block.search is search:
             html = html.replace(_placeholder(number), block.html, 1)
     return html
+
+
+def only_in_quiet_blocks(markdown: str, needles: Iterable[str]) -> bool:
+    """Whether each of ``needles`` occurs in ``markdown`` only inside blocks search does not read
+    (``search`` off): replacing it there changes the finished page in exactly those places, and
+    neither the content MkDocs and the search plugin see nor the table of contents."""
+    if not any(n in markdown for n in needles):
+        return True
+    rest, blocks = lift(markdown)
+    return not any(n in text for n in needles
+                   for text in (rest, *(b.html for b in blocks if b.search)))
 
 
 def element_ids(blocks: list[RawBlock]) -> set[str]:

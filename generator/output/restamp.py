@@ -1,0 +1,56 @@
+"""Restamping built pages in place (``mkdocs serve --dirty``): after a source edit, the pages
+the pipeline kept name the source's old sha256 (``build.pipeline.restamp``). MkDocs would build
+each of them again; where the digest is only in a part of the page MkDocs passes through
+unchanged (``render.raw_html.only_in_quiet_blocks``), the plugin instead replaces it in the
+generated Markdown and in the built HTML: the same bytes a build would write, at a fraction of
+the cost (a release has ~650 such pages).
+
+A digest is replaced by one of the same length, so each file is patched where the old digest
+is, never truncated: a reader sees the whole page, before or after. The Markdown is patched
+first and the HTML after, so the HTML is never older than its Markdown (MkDocs' ``--dirty``
+builds a page whose output is older than its source): a page patched halfway is built again.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+
+def restamp_file(path: Path, digests: Mapping[str, str]) -> bool:
+    """Replace, in place, each key of ``digests`` in ``path`` by its value (same-length ASCII);
+    whether the file held one."""
+    old = {k.encode("ascii"): v.encode("ascii") for k, v in digests.items()}
+    assert all(len(k) == len(v) for k, v in old.items()), "digests of one length"
+    fd = os.open(path, os.O_RDWR)
+    try:
+        data = b""
+        while chunk := os.read(fd, 1 << 20):
+            data += chunk
+        found = False
+        for key, value in old.items():
+            at = data.find(key)
+            while at >= 0:
+                os.pwrite(fd, value, at)
+                found = True
+                at = data.find(key, at + len(key))
+        return found
+    finally:
+        os.close(fd)
+
+
+def restamp_built(pages: Iterable[tuple[Path, Path]], digests: Mapping[str, str]) -> list[Path]:
+    """For each (Markdown, built HTML) pair whose HTML exists and is not older than the
+    Markdown (a build made it from that Markdown): patch the Markdown, then the HTML. Returns
+    the Markdown files done; the others are left for the build."""
+    done = []
+    for source, output in pages:
+        try:
+            fresh = output.stat().st_mtime_ns >= source.stat().st_mtime_ns
+        except OSError:
+            continue
+        if fresh and restamp_file(source, digests):
+            restamp_file(output, digests)
+            done.append(source)
+    return done

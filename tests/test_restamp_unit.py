@@ -1,0 +1,53 @@
+"""Restamping in place (``output.restamp``) and the test of which pages may be patched
+(``render.raw_html.only_in_quiet_blocks``): unit tests on files and text written here."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from generator.build.incremental import restamp_text
+from generator.output.restamp import restamp_built, restamp_file
+from generator.render.raw_html import only_in_quiet_blocks, raw_block
+
+OLD, NEW = "a" * 64, "b" * 64
+
+
+def test_restamp_text_keeps_text_without_digest() -> None:
+    text = "no digest here"
+    assert restamp_text(text, {OLD: NEW}) is text
+    assert restamp_text(f"x {OLD} y {OLD}", {OLD: NEW}) == f"x {NEW} y {NEW}"
+
+
+def test_only_in_quiet_blocks() -> None:
+    quiet = raw_block(f"<p>sha256 <code>{OLD}</code></p>", search=False)
+    searched = raw_block(f"<p>sha256 <code>{OLD}</code></p>")
+    assert only_in_quiet_blocks(f"# Title\n{quiet}", [OLD])
+    assert not only_in_quiet_blocks(f"# Title\n{searched}", [OLD])
+    assert not only_in_quiet_blocks(f"# Title\n\nsha256 `{OLD}`\n{quiet}", [OLD])
+    assert only_in_quiet_blocks("# Title\n", [OLD])
+
+
+def test_restamp_file_patches_in_place(tmp_path: Path) -> None:
+    page = tmp_path / "page.html"
+    page.write_text(f"<p>é {OLD}</p><p>{OLD}</p>", encoding="utf-8")
+    assert restamp_file(page, {OLD: NEW})
+    assert page.read_text(encoding="utf-8") == f"<p>é {NEW}</p><p>{NEW}</p>"
+    assert not restamp_file(page, {OLD: NEW})
+
+
+def test_restamp_built_only_where_the_output_is_current(tmp_path: Path) -> None:
+    """An output older than its Markdown (not built from it) is left for MkDocs to build."""
+    pairs = []
+    for name, age in (("current", 0), ("stale", 10)):
+        source, output = tmp_path / f"{name}.md", tmp_path / f"{name}.html"
+        source.write_text(f"md {OLD}", encoding="utf-8")
+        output.write_text(f"html {OLD}", encoding="utf-8")
+        now = source.stat().st_mtime_ns
+        os.utime(output, ns=(now - age * 10**9, now - age * 10**9))
+        pairs.append((source, output))
+    pairs.append((tmp_path / "missing.md", tmp_path / "missing.html"))
+    assert restamp_built(pairs, {OLD: NEW}) == [tmp_path / "current.md"]
+    assert (tmp_path / "current.html").read_text(encoding="utf-8") == f"html {NEW}"
+    assert (tmp_path / "current.html").stat().st_mtime_ns >= (tmp_path / "current.md").stat().st_mtime_ns
+    assert (tmp_path / "stale.md").read_text(encoding="utf-8") == f"md {OLD}"
