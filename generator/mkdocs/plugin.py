@@ -38,15 +38,17 @@ from generator.mkdocs import accelerators, nav_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
+from generator.render.search_sections import page_sections
 from generator.sources.upstream import LOCK_NAME
 from generator.views.nav import (
     ABOUT_TITLE,
     DOCS_HOME_IN_RELEASE_LAYOUT,
     RELEASES_MARKER,
+    nav_titles,
     releases_list,
     rename_in_nav,
 )
-from generator.views.search import PageEntries, index_text, page_entries
+from generator.views.search import PageEntries, index_text, merged, page_entries
 from generator.views.site import RELEASES, releases_json
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
@@ -149,6 +151,10 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._entries: dict[str, tuple[Any, Any, dict[str, Any]]] = {}
         """Search entries per generated release (version → its api and plan, the entries made
         of them): a rebuild while serving recomputes only reloaded releases."""
+        self._pages: dict[str, PageEntries] = {}
+        self._sections: dict[str, list[dict[str, str]] | None] = {}
+        """Each page's search entries by URL, in build order (``None``: Material's), kept across
+        ``serve --dirty`` rebuilds."""
         self._in_memory = False
         """``mkdocs build``: generated pages are handed to MkDocs as text, not written to
         ``pages_dir`` (only ``mkdocs serve`` reads them again, for ``--dirty`` rebuilds)."""
@@ -226,7 +232,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.remove(docs_home)
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
-        titles = _nav_titles(config.nav or [])
+        titles, self._pages = nav_titles(config.nav or []), self._search_pages()
         for rel in self.site.pages:
             if files.get_file_from_path(rel) is not None:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
@@ -272,13 +278,17 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
 
     def on_page_content(self, html: str, *, page: Any, config: MkDocsConfig, files: Files) -> str | None:
         """Searchable raw blocks go back before the search plugin reads the content. The ids of
-        all blocks join the page's anchors, which MkDocs checks links to other pages against."""
+        all blocks join the page's anchors, which MkDocs checks links to other pages against.
+        Model pages' search entries are ours (``render.search_sections``), not Material's."""
         blocks = self._raw_blocks.get(page.file.src_uri)
-        if not blocks:
-            return html
-        if getattr(page, "present_anchor_ids", None) is not None:
+        if blocks and getattr(page, "present_anchor_ids", None) is not None:
             page.present_anchor_ids.update(raw_html.element_ids(blocks))
-        return raw_html.restore(html, blocks, search=True)
+        html = raw_html.restore(html, blocks, search=True) if blocks else html
+        ours = page.url in self._pages and accelerators.wanted("search_entries")
+        if ours:  # Material's documented per-page exclusion (front matter ``search: exclude``)
+            page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+        self._sections[page.url] = page_sections(page.url, html, page.title) if ours else None
+        return html
 
     def on_post_page(self, output: str, *, page: Any, config: MkDocsConfig) -> str | None:
         """The other raw blocks go straight into the finished page."""
@@ -294,8 +304,10 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         path = Path(config.site_dir) / "search" / "search_index.json"
         if not path.is_file():
             return
-        index = json.loads(path.read_text(encoding="utf-8"))
-        write_file(path, index_text(index, self._search_pages()))
+        index = merged(json.loads(path.read_text(encoding="utf-8")),
+                       {url: entries for url, entries in self._sections.items()
+                        if entries is None or url in self._pages})
+        write_file(path, index_text(index, self._pages))
 
     def _search_pages(self) -> dict[str, PageEntries]:
         """The model pages' search entries (``page_entries``) of the site."""
@@ -326,20 +338,3 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
                     server.watch(path)
         return server
 
-
-def _nav_titles(nav: Any, titles: dict[str, str | None] | None = None) -> dict[str, str | None]:
-    """Title MkDocs gives each page of a ``nav`` config (``{title: path}``; ``None`` for a bare
-    path); the first mention of a page counts."""
-    titles = {} if titles is None else titles
-    if isinstance(nav, str):
-        titles.setdefault(nav, None)
-    elif isinstance(nav, list):
-        for item in nav:
-            _nav_titles(item, titles)
-    elif isinstance(nav, dict):
-        for key, value in nav.items():
-            if isinstance(value, str):
-                titles.setdefault(value, key)
-            else:
-                _nav_titles(value, titles)
-    return titles

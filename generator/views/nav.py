@@ -126,3 +126,21 @@ def rename_in_nav(nav: list[Any], old: str, new: str, title: str | None = None) 
             return [rename(value) for value in item]
         return item
     return [rename(item) for item in nav]
+
+
+def nav_titles(nav: Any, titles: dict[str, str | None] | None = None) -> dict[str, str | None]:
+    """Title MkDocs gives each page of a ``nav`` config (``{title: path}``; ``None`` for a bare
+    path); the first mention of a page counts."""
+    titles = {} if titles is None else titles
+    if isinstance(nav, str):
+        titles.setdefault(nav, None)
+    elif isinstance(nav, list):
+        for item in nav:
+            nav_titles(item, titles)
+    elif isinstance(nav, dict):
+        for key, value in nav.items():
+            if isinstance(value, str):
+                titles.setdefault(value, key)
+            else:
+                nav_titles(value, titles)
+    return titles
