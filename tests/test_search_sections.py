@@ -1,4 +1,4 @@
-"""Model pages' search entries are the plugin's (``generator.render.search_sections``, switched on
+"""Generated pages' search entries are the plugin's (``generator.render.search_sections``, switched on
 the accelerator ``search_entries``; Material's search plugin skips those pages by their ``search:
 exclude`` meta). Built both ways, a site's index must hold the same entries: every location and
 title, in the same order, the same text but for markup and word breaks (Material's keeps some
@@ -26,12 +26,12 @@ from generator.render.search_sections import page_sections
 _TAG = re.compile(r"<[^>]*>")
 
 
-def _index(root: Path, release: dict[str, Any], ours: bool) -> list[dict[str, Any]]:
-    """The search index entries of a one-release site built by ``mkdocs build --strict``."""
+def _index(root: Path, site: dict[str, Any], ours: bool) -> list[dict[str, Any]]:
+    """The search index entries of a site (the plugin's options ``site``) built by ``mkdocs
+    build --strict`` with the repository's theme and hand-written pages."""
     shutil.copytree(REPO / "site_src", root / "docs")
     config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
-              "plugins": ["search", {"k8s-api-docs": {"versions": [release], "cache_dir": ".cache",
-                                                      **release.pop("options", {})}}]}
+              "plugins": ["search", {"k8s-api-docs": {"cache_dir": ".cache", **site}}]}
     (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
     switch = "all" if ours else ",".join(n for n in accelerators.NAMES if n != "search_entries")
     result = subprocess.run(
@@ -49,14 +49,16 @@ def _letters(text: str) -> str:
 
 
 @pytest.mark.integration
-@pytest.mark.parametrize("release", [
-    pytest.param({"version": "x", "source": str(REPO / "tests/fixtures/specs/zoo-v2.json")}, id="zoo"),
-    pytest.param({"version": "x", "source": str(HOSTILE), "options": {"lenient": True}}, id="hostile"),
-    pytest.param({"version": "1.32", "options": {"groups": ["apps", "policy"]}}, id="1.32-apps"),
+@pytest.mark.parametrize("site", [
+    pytest.param({"versions": [{"version": "x", "source": str(REPO / "tests/fixtures/specs/zoo-v2.json")}]},
+                 id="zoo"),
+    pytest.param({"versions": [{"version": "x", "source": str(HOSTILE)}], "lenient": True}, id="hostile"),
+    pytest.param({"versions": [{"version": "1.31"}, {"version": "1.32"}], "groups": ["apps", "policy"]},
+                 id="1.31-1.32-apps-policy"),  # operations, builders, examples, change pages
 ])
-def test_entries_equal_materials(tmp_path: Path, release: dict[str, Any]) -> None:
-    theirs = _index(tmp_path / "material", dict(release), ours=False)
-    ours = _index(tmp_path / "ours", dict(release), ours=True)
+def test_entries_equal_materials(tmp_path: Path, site: dict[str, Any]) -> None:
+    theirs = _index(tmp_path / "material", site, ours=False)
+    ours = _index(tmp_path / "ours", site, ours=True)
     assert [(d["location"], d["title"]) for d in ours] == \
         [(d["location"], d["title"]) for d in theirs]
     assert [_letters(d["text"]) for d in ours] == [_letters(d["text"]) for d in theirs]

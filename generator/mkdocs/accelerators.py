@@ -5,7 +5,7 @@ and Material's own rendering, and says once, in the log, when it turns itself of
 
 - ``headings_page``: model pages without Python-Markdown (MkDocs' private link processor);
 - ``nav_cache``: Material's navigation derived from another page's (its ``nav-item`` macro);
-- ``search_entries``: model pages' search entries ours, not Material's parser's (documented
+- ``search_entries``: generated pages' search entries ours, not Material's parser's (documented
   ``search: exclude`` meta; no probe: ``tests/test_search_sections.py`` compares the two).
 
 ``K8S_API_DOCS_ACCELERATORS`` chooses them: unset or ``all``, every one; ``none``; or a comma

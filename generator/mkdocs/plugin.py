@@ -233,6 +233,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
         titles, self._pages = nav_titles(config.nav or []), self._search_pages()
+        urls = {file.url for file in files}  # pages gone since the last build leave the index
+        self._sections = {url: done for url, done in self._sections.items() if url in urls}
         for rel in self.site.pages:
             if files.get_file_from_path(rel) is not None:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
@@ -279,12 +281,13 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def on_page_content(self, html: str, *, page: Any, config: MkDocsConfig, files: Files) -> str | None:
         """Searchable raw blocks go back before the search plugin reads the content. The ids of
         all blocks join the page's anchors, which MkDocs checks links to other pages against.
-        Model pages' search entries are ours (``render.search_sections``), not Material's."""
+        Generated pages' search entries are ours (``render.search_sections``), not Material's."""
         blocks = self._raw_blocks.get(page.file.src_uri)
         if blocks and getattr(page, "present_anchor_ids", None) is not None:
             page.present_anchor_ids.update(raw_html.element_ids(blocks))
         html = raw_html.restore(html, blocks, search=True) if blocks else html
-        ours = page.url in self._pages and accelerators.wanted("search_entries")
+        ours = self.site is not None and page.file.src_uri in self.site.pages and \
+            accelerators.wanted("search_entries")
         if ours:  # Material's documented per-page exclusion (front matter ``search: exclude``)
             page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
         self._sections[page.url] = page_sections(page.url, html, page.title) if ours else None
@@ -304,9 +307,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         path = Path(config.site_dir) / "search" / "search_index.json"
         if not path.is_file():
             return
-        index = merged(json.loads(path.read_text(encoding="utf-8")),
-                       {url: entries for url, entries in self._sections.items()
-                        if entries is None or url in self._pages})
+        index = merged(json.loads(path.read_text(encoding="utf-8")), self._sections)
         write_file(path, index_text(index, self._pages))
 
     def _search_pages(self) -> dict[str, PageEntries]:

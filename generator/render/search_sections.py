@@ -1,6 +1,6 @@
 """A page of ours as search index entries: one per section, a section being a heading with an
 ``id`` and what follows it up to the next one (what Material's search plugin makes of a page,
-which then skips our model pages: their ``search: exclude`` meta, set by the MkDocs plugin).
+which then skips the generated pages: their ``search: exclude`` meta, set by the MkDocs plugin).
 
 Our pages' HTML is headings (Python-Markdown's, or ``mkdocs.headings_page``'s) and blocks the
 templates rendered, so plain string work suffices: the first section is the page itself
