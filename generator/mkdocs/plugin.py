@@ -293,6 +293,13 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._sections[page.url] = page_sections(page.url, html, page.title) if ours else None
         return html
 
+    @event_priority(-100)  # after the search plugin read the meta
+    def on_page_context(self, context: Any, *, page: Any, config: MkDocsConfig, nav: Any) -> Any:
+        """That meta goes again: Material's templates write more for a page with meta."""
+        if self._sections.get(page.url) is not None:
+            page.meta.pop("search", None)
+        return context
+
     def on_post_page(self, output: str, *, page: Any, config: MkDocsConfig) -> str | None:
         """The other raw blocks go straight into the finished page."""
         blocks = self._raw_blocks.pop(page.file.src_uri, None)
@@ -302,10 +309,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Model pages' entries of the search index reshaped (``views.search``): titles that tell
         releases and API versions apart, one entry per property row and builder function."""
-        if self.site is None:
-            return
         path = Path(config.site_dir) / "search" / "search_index.json"
-        if not path.is_file():
+        if self.site is None or not path.is_file():
             return
         index = merged(json.loads(path.read_text(encoding="utf-8")), self._sections)
         write_file(path, index_text(index, self._pages))
@@ -313,16 +318,13 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def _search_pages(self) -> dict[str, PageEntries]:
         """The model pages' search entries (``page_entries``) of the site."""
         assert self.site is not None
-        pages: dict[str, PageEntries] = {}
         entries = {}
         for api, plan in zip(self.site.apis, self.site.plans, strict=True):
-            known = self._entries.get(api.version)
-            if known is None or known[0] is not api or known[1] is not plan:
-                known = (api, plan, page_entries(api, plan))
-            entries[api.version] = known
-            pages.update(known[2])
+            known = self._entries.get(api.version) or (None, None, {})
+            fresh = known[0] is api and known[1] is plan
+            entries[api.version] = known if fresh else (api, plan, page_entries(api, plan))
         self._entries = entries
-        return pages
+        return {url: page for known in entries.values() for url, page in known[2].items()}
 
     def on_shutdown(self) -> None:
         self._until_shutdown.close()
