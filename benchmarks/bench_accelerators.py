@@ -1,7 +1,8 @@
 """What each accelerator of ``generator/mkdocs`` (``accelerators.NAMES``) earns: one release's
 site (``build-site``'s per-release layout, ``mkdocs build``) built with all of them, with each
 one left out, and with none, alternating run by run; wall and CPU seconds, medians of ``--runs``.
-Every build's HTML is compared with the build without accelerators (it must be byte-identical).
+Every build's files are compared with the build without accelerators (they must be byte-identical;
+not the search index, whose text ``search_entries`` writes without markup).
 
     python benchmarks/bench_accelerators.py [--version 1.32] [--runs 3]
 """
@@ -29,7 +30,8 @@ SETTINGS = {"all": "all", **{f"without {n}": ",".join(m for m in NAMES if m != n
 def _differing(a: Path, b: Path) -> list[str]:
     out: list[str] = []
     compared = filecmp.dircmp(a, b)
-    out += [str(a / n) for n in compared.left_only + compared.right_only + compared.diff_files]
+    out += [str(a / n) for n in compared.left_only + compared.right_only + compared.diff_files
+            if n != "search_index.json"]  # search_entries' text has no markup (tests/test_search_sections.py)
     for name in compared.common_dirs:
         out += _differing(a / name, b / name)
     return out

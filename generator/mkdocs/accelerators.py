@@ -4,7 +4,9 @@ that (a sample or its first pages compared with the theme's own output), falls b
 and Material's own rendering, and says once, in the log, when it turns itself off:
 
 - ``headings_page``: model pages without Python-Markdown (MkDocs' private link processor);
-- ``nav_cache``: Material's navigation derived from another page's (its ``nav-item`` macro).
+- ``nav_cache``: Material's navigation derived from another page's (its ``nav-item`` macro);
+- ``search_entries``: generated pages' search entries ours, not Material's parser's (documented
+  ``search: exclude`` meta; no probe: ``tests/test_search_sections.py`` compares the two).
 
 ``K8S_API_DOCS_ACCELERATORS`` chooses them: unset or ``all``, every one; ``none``; or a comma
 list of names (benchmarks and the byte-equality tests build with and without each).
@@ -16,7 +18,7 @@ import logging
 import os
 
 ENV = "K8S_API_DOCS_ACCELERATORS"
-NAMES = ("headings_page", "nav_cache")
+NAMES = ("headings_page", "nav_cache", "search_entries")
 
 log = logging.getLogger("mkdocs.plugins.k8s-api-docs")
 _said: set[str] = set()

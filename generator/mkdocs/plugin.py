@@ -40,6 +40,7 @@ from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.restamp import restamp_built
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
+from generator.render.search_sections import page_sections
 from generator.sources.upstream import LOCK_NAME
 from generator.views.nav import (
     ABOUT_TITLE,
@@ -49,7 +50,7 @@ from generator.views.nav import (
     releases_list,
     rename_in_nav,
 )
-from generator.views.search import PageEntries, index_text, page_entries
+from generator.views.search import PageEntries, index_text, merged, page_entries
 from generator.views.site import RELEASES, releases_json
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
@@ -152,6 +153,10 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._entries: dict[str, tuple[Any, Any, dict[str, Any]]] = {}
         """Search entries per generated release (version → its api and plan, the entries made
         of them): a rebuild while serving recomputes only reloaded releases."""
+        self._pages: dict[str, PageEntries] = {}
+        self._sections: dict[str, list[dict[str, str]] | None] = {}
+        """Each page's search entries by URL, in build order (``None``: Material's), kept across
+        ``serve --dirty`` rebuilds."""
         self._in_memory = False
         self._dirty = False
         """``mkdocs serve --dirty``: restamped pages are patched, not built again."""
@@ -242,7 +247,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.remove(docs_home)
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
-        titles = nav_titles(config.nav or [])
+        titles, self._pages = nav_titles(config.nav or []), self._search_pages()
+        urls = {file.url for file in files}  # pages gone since the last build leave the index
+        self._sections = {url: done for url, done in self._sections.items() if url in urls}
         for rel in self.site.pages:
             if files.get_file_from_path(rel) is not None:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
@@ -288,13 +295,25 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
 
     def on_page_content(self, html: str, *, page: Any, config: MkDocsConfig, files: Files) -> str | None:
         """Searchable raw blocks go back before the search plugin reads the content. The ids of
-        all blocks join the page's anchors, which MkDocs checks links to other pages against."""
+        all blocks join the page's anchors, which MkDocs checks links to other pages against.
+        Generated pages' search entries are ours (``render.search_sections``), not Material's."""
         blocks = self._raw_blocks.get(page.file.src_uri)
-        if not blocks:
-            return html
-        if getattr(page, "present_anchor_ids", None) is not None:
+        if blocks and getattr(page, "present_anchor_ids", None) is not None:
             page.present_anchor_ids.update(raw_html.element_ids(blocks))
-        return raw_html.restore(html, blocks, search=True)
+        html = raw_html.restore(html, blocks, search=True) if blocks else html
+        ours = self.site is not None and page.file.src_uri in self.site.pages and \
+            accelerators.wanted("search_entries")
+        if ours:  # Material's documented per-page exclusion (front matter ``search: exclude``)
+            page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
+        self._sections[page.url] = page_sections(page.url, html, page.title) if ours else None
+        return html
+
+    @event_priority(-100)  # after the search plugin read the meta
+    def on_page_context(self, context: Any, *, page: Any, config: MkDocsConfig, nav: Any) -> Any:
+        """That meta goes again: Material's templates write more for a page with meta."""
+        if self._sections.get(page.url) is not None:
+            page.meta.pop("search", None)
+        return context
 
     def on_post_page(self, output: str, *, page: Any, config: MkDocsConfig) -> str | None:
         """The other raw blocks go straight into the finished page."""
@@ -305,27 +324,22 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def on_post_build(self, *, config: MkDocsConfig) -> None:
         """Model pages' entries of the search index reshaped (``views.search``): titles that tell
         releases and API versions apart, one entry per property row and builder function."""
-        if self.site is None:
-            return
         path = Path(config.site_dir) / "search" / "search_index.json"
-        if not path.is_file():
+        if self.site is None or not path.is_file():
             return
-        index = json.loads(path.read_text(encoding="utf-8"))
-        write_file(path, index_text(index, self._search_pages()))
+        index = merged(json.loads(path.read_text(encoding="utf-8")), self._sections)
+        write_file(path, index_text(index, self._pages))
 
     def _search_pages(self) -> dict[str, PageEntries]:
         """The model pages' search entries (``page_entries``) of the site."""
         assert self.site is not None
-        pages: dict[str, PageEntries] = {}
         entries = {}
         for api, plan in zip(self.site.apis, self.site.plans, strict=True):
-            known = self._entries.get(api.version)
-            if known is None or known[0] is not api or known[1] is not plan:
-                known = (api, plan, page_entries(api, plan))
-            entries[api.version] = known
-            pages.update(known[2])
+            known = self._entries.get(api.version) or (None, None, {})
+            fresh = known[0] is api and known[1] is plan
+            entries[api.version] = known if fresh else (api, plan, page_entries(api, plan))
         self._entries = entries
-        return pages
+        return {url: page for known in entries.values() for url, page in known[2].items()}
 
     def on_shutdown(self) -> None:
         self._until_shutdown.close()

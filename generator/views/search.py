@@ -131,6 +131,23 @@ def _model_docs(location: str, entries: PageEntries) -> list[dict[str, Any]]:
     return docs
 
 
+def merged(index: Mapping[str, Any],
+           pages: Mapping[str, list[dict[str, Any]] | None]) -> dict[str, Any]:
+    """``index`` (Material's data) with the entries of the pages the plugin indexes itself:
+    ``pages`` maps every page's URL, in build order, to its entries, or to ``None`` when
+    Material indexed it; each page's entries stay together, in that order."""
+    theirs: dict[str, list[dict[str, Any]]] = {}
+    for doc in index.get("docs", []):
+        theirs.setdefault(str(doc.get("location", "")).partition("#")[0], []).append(doc)
+    docs: list[dict[str, Any]] = []
+    for url, ours in pages.items():
+        material = theirs.pop(url, [])
+        docs += material if ours is None else ours
+    for rest in theirs.values():
+        docs += rest
+    return {**index, "docs": docs}
+
+
 def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[str, Any]:
     """``index`` (Material's ``search_index.json`` data) with the model pages of ``pages``
     (keyed by their location, ``1.32/core/v1/pod/``) reshaped and boosts set."""
