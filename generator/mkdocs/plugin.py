@@ -43,14 +43,13 @@ from generator.render import raw_html
 from generator.render.search_sections import page_sections
 from generator.sources.upstream import LOCK_NAME
 from generator.views.nav import (
-    ABOUT_TITLE,
     DOCS_HOME_IN_RELEASE_LAYOUT,
     RELEASES_MARKER,
     nav_titles,
     releases_list,
-    rename_in_nav,
+    site_nav,
 )
-from generator.views.search import PageEntries, index_text, merged, page_entries
+from generator.views.search import PageEntries, ReleaseEntries, index_text, merged, release_entries
 from generator.views.site import RELEASES, releases_json
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
@@ -150,7 +149,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """What the last build left (``build.pipeline.build``): the plugin has ``on_startup``, so
         MkDocs keeps this instance across the rebuilds of ``mkdocs serve``; ``build`` starts
         afresh when the config changed."""
-        self._entries: dict[str, tuple[Any, Any, dict[str, Any]]] = {}
+        self._entries: dict[str, ReleaseEntries] = {}
         """Search entries per generated release (version → its api and plan, the entries made
         of them): a rebuild while serving recomputes only reloaded releases."""
         self._pages: dict[str, PageEntries] = {}
@@ -158,10 +157,10 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """Each page's search entries by URL, in build order (``None``: Material's), kept across
         ``serve --dirty`` rebuilds."""
         self._in_memory = False
-        self._dirty = False
-        """``mkdocs serve --dirty``: restamped pages are patched, not built again."""
         """``mkdocs build``: generated pages are handed to MkDocs as text, not written to
         ``pages_dir`` (only ``mkdocs serve`` reads them again, for ``--dirty`` rebuilds)."""
+        self._dirty = False
+        """``mkdocs serve --dirty``: restamped pages are patched, not built again."""
         self._until_shutdown = contextlib.ExitStack()
         """What ``on_shutdown`` undoes: fewer garbage collections during ``mkdocs build``."""
 
@@ -201,14 +200,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages)
             log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
                      f"{removed} removed) in {self.pages_dir}")
-        nav = config.nav
-        if nav is None:
-            nav = ["index.md"] if (Path(config.docs_dir) / "index.md").exists() else []
-        if self._release_layout:
-            config.nav = [*self.site.nav, *rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT,
-                                                         ABOUT_TITLE)]
-        else:
-            config.nav = [*nav, *self.site.nav]
+        config.nav = site_nav(config.nav, self.site.nav, self._release_layout,
+                              (Path(config.docs_dir) / "index.md").exists())
         self._fast_headings = accelerators.wanted("headings_page") and renders_headings_alike(config)
         if accelerators.wanted("headings_page") and not self._fast_headings:
             accelerators.turned_off("headings_page", "a sample page renders otherwise")
@@ -247,7 +240,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.remove(docs_home)
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
-        titles, self._pages = nav_titles(config.nav or []), self._search_pages()
+        self._entries = release_entries(zip(self.site.apis, self.site.plans, strict=True), self._entries)
+        titles = nav_titles(config.nav or [])
+        self._pages = {url: page for known in self._entries.values() for url, page in known[2].items()}
         urls = {file.url for file in files}  # pages gone since the last build leave the index
         self._sections = {url: done for url, done in self._sections.items() if url in urls}
         for rel in self.site.pages:
@@ -329,17 +324,6 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             return
         index = merged(json.loads(path.read_text(encoding="utf-8")), self._sections)
         write_file(path, index_text(index, self._pages))
-
-    def _search_pages(self) -> dict[str, PageEntries]:
-        """The model pages' search entries (``page_entries``) of the site."""
-        assert self.site is not None
-        entries = {}
-        for api, plan in zip(self.site.apis, self.site.plans, strict=True):
-            known = self._entries.get(api.version) or (None, None, {})
-            fresh = known[0] is api and known[1] is plan
-            entries[api.version] = known if fresh else (api, plan, page_entries(api, plan))
-        self._entries = entries
-        return {url: page for known in entries.values() for url, page in known[2].items()}
 
     def on_shutdown(self) -> None:
         self._until_shutdown.close()

@@ -109,6 +109,17 @@ def releases_list(page: str, page_url: str, built: Sequence[tuple[ApiSpec, SiteP
     return "\n".join(lines)
 
 
+def site_nav(configured: list[Any] | None, generated: list[Any], release_layout: bool,
+             has_home: bool) -> list[Any]:
+    """A site's nav: the configured one (or the docs home when none is configured) and the
+    generated pages'; in the release layout the generated pages come first and the docs home is
+    renamed to the "About" page it becomes there."""
+    nav = configured if configured is not None else (["index.md"] if has_home else [])
+    if release_layout:
+        return [*generated, *rename_in_nav(nav, "index.md", DOCS_HOME_IN_RELEASE_LAYOUT, ABOUT_TITLE)]
+    return [*nav, *generated]
+
+
 def rename_in_nav(nav: list[Any], old: str, new: str, title: str | None = None) -> list[Any]:
     """The nav with every reference to page ``old`` pointing at ``new``; such an entry loses its
     title (``Home: index.md`` would name the wrong page): ``title`` when given, else the page's

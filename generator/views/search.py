@@ -20,7 +20,7 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,6 +62,22 @@ class PageEntries:
     is_kind: bool
     fields: tuple[FieldEntry, ...]
     functions: tuple[FunctionEntry, ...]
+
+
+ReleaseEntries = tuple[ApiSpec, SitePlan, dict[str, PageEntries]]
+"""A release's model-page search entries and the api and plan they were made of."""
+
+
+def release_entries(releases: Iterable[tuple[ApiSpec, SitePlan]],
+                    known: Mapping[str, ReleaseEntries]) -> dict[str, ReleaseEntries]:
+    """Each release's entries (``page_entries``), those of ``known`` kept where they were made
+    of the same api and plan objects: a rebuild while serving recomputes only reloaded releases."""
+    out = {}
+    for api, plan in releases:
+        was = known.get(api.version)
+        out[api.version] = was if was and was[0] is api and was[1] is plan else \
+            (api, plan, page_entries(api, plan))
+    return out
 
 
 def page_entries(api: ApiSpec, plan: SitePlan) -> dict[str, PageEntries]:
