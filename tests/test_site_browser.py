@@ -179,6 +179,19 @@ def test_search_pod_first_then_builder_function_then_field_row(tab: Tab) -> None
     assert tab.errors == []
 
 
+def test_search_finds_an_operation_by_its_path_and_its_python_method(tab: Tab) -> None:
+    """Issue 25 item 5: each operation row is a search entry (the path its title, the Python
+    method a word of its own: in the row it is one token with its class and arguments)."""
+    row = "apps/v1/deployment/#op-get-apis-apps-v1-namespaces-namespace-deployments-name"
+    links = search(tab.open("1.32/"), "read_namespaced_deployment")
+    assert any(link.endswith(row) for link in links), links[:10]
+    links = search(tab.open("1.32/"), "/apis/apps/v1/namespaces/{namespace}/deployments/{name}/scale")
+    assert any(link.endswith(row + "-scale") for link in links), links[:10]
+    page = tab.open("1.32/" + row)
+    assert "read_namespaced_deployment" in page.locator(f"#{row.split('#')[1]}").inner_text()
+    assert tab.errors == []
+
+
 # -- 3. field paths --------------------------------------------------------------------------
 
 

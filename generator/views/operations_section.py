@@ -4,6 +4,7 @@ server checks, the kubectl command, and copyable Role rules for the kind."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -13,6 +14,14 @@ from generator.model.types import ApiSpec
 from generator.views.operation_params import PARAMETERS, anchor
 from generator.views.pages import ModelPage
 from generator.views.site import SitePlan, page_url, relative
+
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def operation_anchor(op: Operation) -> str:
+    """The id of an operation's row (``op-get-api-v1-namespaces-namespace-pods-name``): unique
+    per method and path, so search can point at the row."""
+    return "op-" + _NOT_SLUG.sub("-", f"{op.method} {op.path}".lower()).strip("-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +52,9 @@ class OperationRow:
     call: str
     """The Python call as code (``CoreV1Api().read_namespaced_pod(name, namespace)``)."""
     rbac: str
-    """``pods/log`` ``get`` as one text (apiGroup in the Role rules)."""
+    """``"" · pods/log · get``: API group, resource and verb as one text."""
+    anchor: str
+    """The row's id (``operation_anchor``)."""
 
 
 @dataclass(frozen=True)
@@ -135,6 +146,7 @@ class OperationsHook:
                 for p in op.params if p.location == "query")
             group = op.rbac.api_group or '""'  # the core group, as a Role rule writes it
             rbac = f"{group} · {op.rbac.resource} · {op.rbac.verb or '(no verb: only *)'}"
-            rows.append(OperationRow(op, params, link(op.body), link(op.response), python_call(op), rbac))
+            rows.append(OperationRow(op, params, link(op.body), link(op.response), python_call(op), rbac,
+                                     operation_anchor(op)))
         read_only, full = role_rules(ops)
         return OperationsSection(rows, client_major(api.version), api.operations_from, read_only, full)

@@ -28,6 +28,7 @@ from generator.libsonnet.builders import builder_index
 from generator.model.spelling import type_text_in
 from generator.model.types import ApiSpec
 from generator.views.lookup import row_anchors
+from generator.views.operations_section import operation_anchor
 from generator.views.pages import group_label
 from generator.views.site import SitePlan, published_url
 
@@ -51,6 +52,16 @@ class FunctionEntry:
     """``k.core.v1.podSpec.withContainers(containers)``."""
 
 
+@dataclass(frozen=True, slots=True)
+class OperationEntry:
+    request: str
+    """``GET /apis/apps/v1/namespaces/{namespace}/deployments/{name}``."""
+    anchor: str
+    text: str
+    """The Python method (its own word: ``AppsV1Api read_namespaced_deployment``), the action
+    and the RBAC resource."""
+
+
 @dataclass(frozen=True)
 class PageEntries:
     """A model page as the search index sees it."""
@@ -62,6 +73,7 @@ class PageEntries:
     is_kind: bool
     fields: tuple[FieldEntry, ...]
     functions: tuple[FunctionEntry, ...]
+    operations: tuple[OperationEntry, ...] = ()
 
 
 ReleaseEntries = tuple[ApiSpec, SitePlan, dict[str, PageEntries]]
@@ -97,8 +109,12 @@ def page_entries(api: ApiSpec, plan: SitePlan) -> dict[str, PageEntries]:
         if index is not None:
             functions = tuple(FunctionEntry(fn.name, fn.anchor, f"{index.call}.{fn.call}")
                               for fn in index.root.functions)
+        operations = tuple(
+            OperationEntry(op.key, operation_anchor(op),
+                           f"{op.python.replace('.', ' ')} — {op.action} {op.rbac.resource}".lstrip(" —"))
+            for op in api.operations.get(name, ()))
         out[published_url(page)] = PageEntries(model.kind, group_label(model), api.version,
-                                               model.is_kind, fields, functions)
+                                               model.is_kind, fields, functions, operations)
     return out
 
 
@@ -143,6 +159,10 @@ def _model_docs(location: str, entries: PageEntries) -> list[dict[str, Any]]:
     for fn in entries.functions:
         docs.append({"location": f"{location}#{fn.anchor}", "title": html.escape(fn.name),
                      "text": html.escape(f"{fn.call} — builder function of {entries.kind}"),
+                     "_weight": FUNCTION})
+    for op in entries.operations:  # found by path (the title) and by Python method (a word)
+        docs.append({"location": f"{location}#{op.anchor}", "title": html.escape(op.request),
+                     "text": html.escape(f"{op.text} — operation of {entries.kind}"),
                      "_weight": FUNCTION})
     return docs
 
