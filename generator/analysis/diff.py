@@ -68,6 +68,7 @@ __all__ = [
     "diff_apis",
     "diff_models",
     "narrows",
+    "shortened",
     "type_text",
     "word_changes",
     "worst",
@@ -164,14 +165,14 @@ class Change:
         """What changed, in one line (no subject): ``description changed: 32 → 256``."""
         label = self.change.replace("-", " ")
         if self.change == "description-changed":  # every hunk, each side whole: a removal shows
-            text = f"{label}: " + "; ".join(f"{_short(w.old, WORDS_SHOWN) if w.old else '∅'} → "
-                                            f"{_short(w.new, WORDS_SHOWN) if w.new else '∅'}"
+            text = f"{label}: " + "; ".join(f"{shortened(w.old, WORDS_SHOWN) if w.old else '∅'} → "
+                                            f"{shortened(w.new, WORDS_SHOWN) if w.new else '∅'}"
                                             for w in self.words)
         elif self.old is not None and self.new is not None:
-            text = f"{label}: {_short(self.old)} → {_short(self.new)}"
+            text = f"{label}: {shortened(self.old)} → {shortened(self.new)}"
         else:
             value = self.new if self.new is not None else self.old
-            text = f"{label}: {_short(value)}" if value else label
+            text = f"{label}: {shortened(value)}" if value else label
         extra = [t for t in (self.reason, self.guidance) if t]
         return text + (f" ({'; '.join(extra)})" if extra else "")
 
@@ -184,7 +185,8 @@ WORDS_SHOWN = 2000
 """Longest side of a description hunk in a summary (a paragraph removed shows whole)."""
 
 
-def _short(text: str, limit: int = 120) -> str:
+def shortened(text: str, limit: int = 120) -> str:
+    """``text`` on one line (whitespace folded), cut to ``limit`` characters with "…"."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 

@@ -8,7 +8,7 @@ import json
 import re
 from typing import Any
 
-from generator.analysis.diff import SEVERITIES, WORDS_SHOWN, ApiDiff, Change
+from generator.analysis.diff import SEVERITIES, WORDS_SHOWN, ApiDiff, Change, shortened
 from generator.analysis.known_data import note_text, subject
 from generator.analysis.upgrades import guidance
 from generator.errors import one_line
@@ -164,9 +164,8 @@ def gfm_code(text: str) -> str:
     return f"{fence}{pad}{flat}{pad}{fence}"
 
 
-def _clip(text: str, limit: int = 100) -> str:
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+MARKDOWN_VALUE = 100
+"""Longest old or new value in the PR-comment Markdown (description hunks: ``WORDS_SHOWN``)."""
 
 
 def _markdown_item(c: Change, new_release: str) -> str:
@@ -174,14 +173,15 @@ def _markdown_item(c: Change, new_release: str) -> str:
     parts = [f"- {gfm_code(c.subject)} {label}"]
     if c.change == "description-changed":
         # every hunk, each side whole (up to WORDS_SHOWN): a removed sentence reads "… → ∅"
-        hunks = [f"{gfm_code(_clip(w.old, WORDS_SHOWN)) if w.old else '∅'} → "
-                 f"{gfm_code(_clip(w.new, WORDS_SHOWN)) if w.new else '∅'}"
+        hunks = [f"{gfm_code(shortened(w.old, WORDS_SHOWN)) if w.old else '∅'} → "
+                 f"{gfm_code(shortened(w.new, WORDS_SHOWN)) if w.new else '∅'}"
                  for w in c.words]
         parts.append(": " + "; ".join(hunks))
     elif c.old is not None and c.new is not None:
-        parts.append(f": {gfm_code(_clip(c.old))} → {gfm_code(_clip(c.new))}")
+        parts.append(f": {gfm_code(shortened(c.old, MARKDOWN_VALUE))} → "
+                     f"{gfm_code(shortened(c.new, MARKDOWN_VALUE))}")
     elif c.new or c.old:
-        parts.append(f": {gfm_code(_clip(c.new or c.old or ''))}")
+        parts.append(f": {gfm_code(shortened(c.new or c.old or '', MARKDOWN_VALUE))}")
     details = [gfm_text(c.reason)] if c.reason else []
     if c.replacements:
         details.append(guidance(c.replacements, new_release, gfm_code, gfm_text))
