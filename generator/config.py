@@ -217,13 +217,25 @@ RELEASE_CACHE_DIR = "releases"
 """The release cache below the cache directory (``SiteConfig.release_cache``)."""
 
 PLUGIN_DEFAULTS: dict[str, Any] = {
-    "versions": [], "cache_dir": ".cache/k8s-api-docs", "templates": None, "offline": False,
-    "spec_mirror": "", "lock_file": LOCK_NAME, "lenient": False, "groups": [],
-    "versions_feature": True, "history": "all", "changes": [], "only": [], "layout": "combined",
-    "release_cache": False, "pages_dir": "",
+    "versions": [],  # the releases: {version: '1.31', source: (default kubernetes-validate), crds: [...]}
+    "cache_dir": ".cache/k8s-api-docs",  # generated Markdown and downloads (relative to mkdocs.yml)
+    "templates": None,  # a directory of template overrides
+    "offline": False,  # never download URL and ``upstream:`` sources
+    "spec_mirror": "",  # ``swagger-1.NN.json`` files read for ``upstream:`` (env K8S_API_DOCS_SPEC_MIRROR)
+    "lock_file": LOCK_NAME,  # digests of upstream releases without a shipped digest (commit it)
+    "lenient": False,  # dangling $refs rendered as unknown types instead of failing
+    "groups": [],  # serve-time filter: only these API groups (env K8S_API_DOCS_GROUPS)
+    "versions_feature": True,  # other-versions lines, field since/changed/removed, change pages
+    "history": "all",  # releases field history considers: every bundled one, or the site's ("site")
+    "changes": [],  # extra change pages: {old: '1.29', new: '1.32'} -> 1.32/changes-from-1.29.md
+    "only": [],  # generate only these of ``versions`` (env K8S_API_DOCS_ONLY)
+    "layout": "combined",  # ``release``: the one release of ``only`` at the docs root (build-site)
+    "release_cache": False,  # loaded releases kept for the site's other release builds (build-site)
+    "pages_dir": "",  # where generated Markdown goes (default ``<cache_dir>/pages``)
 }
-"""The plugin options' defaults (``mkdocs.plugin.PluginConfig`` declares the same:
-``tests/test_plugin_defaults.py``)."""
+"""The plugin's options, their defaults and what each is: the one definition
+(``mkdocs.plugin.PluginConfig`` declares their types with these defaults; build-site and Zensical
+builds read them)."""
 
 
 def plugin_releases(options: Mapping[str, Any]) -> list[Release]:

@@ -17,8 +17,9 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.utils import meta
 
-from generator.mkdocs.headings_page import HeadingsPage, render_headings, renders_headings_alike
+from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.render import raw_html
+from generator.render.headings import render_headings
 
 pytestmark = pytest.mark.integration
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from mkdocs.exceptions import PluginError
 
 from generator.build.pipeline import generate
 from generator.build.state import GenerationMemo
 from generator.config import Release
+from generator.errors import GeneratorError
 from generator.mkdocs.plugin import K8sApiDocsPlugin
 from generator.render.env import shipped_templates
 
@@ -25,20 +25,25 @@ def configured_plugin(**options: object) -> K8sApiDocsPlugin:
     return plugin
 
 
+def selected(plugin: K8sApiDocsPlugin) -> list[Release]:
+    """The releases the plugin generates (its options and the serve-time variables)."""
+    return list(plugin.site_config(Path.cwd()).releases)
+
+
 def test_env_filter_picks_one_release(monkeypatch: pytest.MonkeyPatch) -> None:
     plugin = configured_plugin()
-    assert [r.version for r in plugin._selected_releases()] == ["1.31", "1.32"]
+    assert [r.version for r in selected(plugin)] == ["1.31", "1.32"]
     monkeypatch.setenv("K8S_API_DOCS_ONLY", "1.32")
-    assert [r.version for r in plugin._selected_releases()] == ["1.32"]
+    assert [r.version for r in selected(plugin)] == ["1.32"]
     monkeypatch.setenv("K8S_API_DOCS_ONLY", "1.99")
-    with pytest.raises(PluginError, match=r"1\.99"):
-        plugin._selected_releases()
+    with pytest.raises(GeneratorError, match=r"1\.99"):
+        selected(plugin)
 
 
 def test_release_layout_needs_exactly_one_release() -> None:
-    with pytest.raises(PluginError, match="exactly one"):
-        configured_plugin(layout="release")._selected_releases()
-    assert [r.version for r in configured_plugin(layout="release", only=["1.31"])._selected_releases()] \
+    with pytest.raises(GeneratorError, match="exactly one"):
+        selected(configured_plugin(layout="release"))
+    assert [r.version for r in selected(configured_plugin(layout="release", only=["1.31"]))] \
         == ["1.31"]
 
 

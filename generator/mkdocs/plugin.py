@@ -33,7 +33,7 @@ from generator.build.cache import use_bytecode_cache
 from generator.build.collector import fewer_collections
 from generator.build.pipeline import build
 from generator.build.state import GeneratedSite, SiteState
-from generator.config import HISTORY_SCOPES, LAYOUTS, Release, SiteConfig, plugin_config
+from generator.config import HISTORY_SCOPES, LAYOUTS, PLUGIN_DEFAULTS, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import accelerators, nav_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
@@ -41,7 +41,6 @@ from generator.output.restamp import restamp_built
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
 from generator.render.search_sections import page_sections
-from generator.sources.upstream import LOCK_NAME
 from generator.views.nav import (
     DOCS_HOME_IN_RELEASE_LAYOUT,
     RELEASES_MARKER,
@@ -70,11 +69,8 @@ class _VersionString(c.Type):
 
 class ReleaseEntry(base.Config):
     version = _VersionString()
-    """Kubernetes release label, e.g. ``'1.31'``."""
     source = c.Type(str, default="")
-    """Source spec; default ``kubernetes-validate:<version>``."""
     crds = c.ListOfItems(c.Type(str), default=[])
-    """CRD sets (files, directories, URLs) documented with this release."""
 
 
 class ChangePairEntry(base.Config):
@@ -82,41 +78,28 @@ class ChangePairEntry(base.Config):
     new = _VersionString()
 
 
+_D = PLUGIN_DEFAULTS
+
+
 class PluginConfig(base.Config):
-    enabled = c.Type(bool, default=True)
-    """Turn page generation off (e.g. to build only hand-written pages)."""
-    versions = c.ListOfItems(c.SubConfig(ReleaseEntry), default=[])
-    """The releases to document."""
-    cache_dir = c.Type(str, default=".cache/k8s-api-docs")
-    """Where generated Markdown and downloads go (relative to mkdocs.yml)."""
+    """The options of ``config.PLUGIN_DEFAULTS`` (what each is, and its default), typed."""
+
+    enabled = c.Type(bool, default=True)  # page generation on or off
+    versions = c.ListOfItems(c.SubConfig(ReleaseEntry), default=_D["versions"])
+    cache_dir = c.Type(str, default=_D["cache_dir"])
     templates = c.Optional(c.Dir(exists=True))
-    """Directory of template overrides."""
-    offline = c.Type(bool, default=False)
-    """Never download URL and ``upstream:`` sources."""
-    spec_mirror = c.Type(str, default="")
-    """Directory of ``swagger-1.NN.json`` files read for ``upstream:1.NN`` sources instead of
-    downloading (relative to mkdocs.yml). Env fallback: K8S_API_DOCS_SPEC_MIRROR."""
-    lock_file = c.Type(str, default=LOCK_NAME)
-    """Digests of upstream releases without a shipped digest (relative to mkdocs.yml; commit it)."""
-    lenient = c.Type(bool, default=False)
-    """Render dangling $refs as unknown types instead of failing."""
-    groups = c.ListOfItems(c.Type(str), default=[])
-    """Serve-time filter: only these API groups (empty: all). Env override: K8S_API_DOCS_GROUPS."""
-    versions_feature = c.Type(bool, default=True)
-    """Other versions lines, field since/changed/removed notes and change pages."""
-    history = c.Choice(HISTORY_SCOPES, default="all")
-    """Releases field history considers: every kubernetes-validate release, or only the site's."""
-    changes = c.ListOfItems(c.SubConfig(ChangePairEntry), default=[])
-    """Extra change pages: ``{old: '1.29', new: '1.32'}`` → ``1.32/changes-from-1.29.md``."""
-    only = c.ListOfItems(_VersionString(), default=[])
-    """Generate only these of ``versions`` (empty: all). Env override: K8S_API_DOCS_ONLY."""
-    layout = c.Choice(LAYOUTS, default="combined")
-    """``release``: the one release of ``only`` at the docs root (a per-release site)."""
-    pages_dir = c.Type(str, default="")
-    """Where generated Markdown goes (default ``<cache_dir>/pages``)."""
-    release_cache = c.Type(bool, default=False)
-    """Keep loaded releases in ``<cache_dir>/releases`` for the other release builds of the same
-    site (``build-site`` sets it; ``build.release_cache``)."""
+    offline = c.Type(bool, default=_D["offline"])
+    spec_mirror = c.Type(str, default=_D["spec_mirror"])
+    lock_file = c.Type(str, default=_D["lock_file"])
+    lenient = c.Type(bool, default=_D["lenient"])
+    groups = c.ListOfItems(c.Type(str), default=_D["groups"])
+    versions_feature = c.Type(bool, default=_D["versions_feature"])
+    history = c.Choice(HISTORY_SCOPES, default=_D["history"])
+    changes = c.ListOfItems(c.SubConfig(ChangePairEntry), default=_D["changes"])
+    only = c.ListOfItems(_VersionString(), default=_D["only"])
+    layout = c.Choice(LAYOUTS, default=_D["layout"])
+    pages_dir = c.Type(str, default=_D["pages_dir"])
+    release_cache = c.Type(bool, default=_D["release_cache"])
 
 
 def _env_list(name: str) -> list[str]:
@@ -220,13 +203,6 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         directory); the serve-time environment variables replace ``only`` and ``groups``."""
         return plugin_config(self.config, base_dir, only=_env_list(ONLY_ENV),
                              groups=_env_list(GROUPS_ENV))
-
-    def _selected_releases(self) -> list[Release]:
-        """The releases generated here (``only``)."""
-        try:
-            return list(self.site_config(Path.cwd()).releases)
-        except GeneratorError as exc:
-            raise PluginError(f"k8s-api-docs: {exc}") from None
 
     @property
     def _release_layout(self) -> bool:

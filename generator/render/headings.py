@@ -1,0 +1,92 @@
+"""Generated Markdown of headings only rendered to HTML as Python-Markdown would render it.
+
+Once the plugin has lifted a generated page's raw HTML blocks out, a model page's Markdown is
+only ATX headings with plain-text titles (optionally an attribute list ``{ #id
+data-search-exclude }``) and block placeholder comments; a group or API version index page adds
+an ``Up: [title](../index.md)`` line. ``render_headings`` writes the HTML, table-of-contents
+tokens, title and anchors Python-Markdown with ``toc`` (``permalink: true``) and ``attr_list``
+writes for such text, and ``None`` for anything else (``mkdocs.headings_page`` uses it in place of
+a Python-Markdown instance per page, after comparing the two on ``SAMPLE``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from markdown.extensions.toc import nest_toc_tokens, slugify, unique
+
+from generator.render.raw_html import PLACEHOLDER
+
+_HEADING = re.compile(r"(#{1,6}) ([A-Za-z0-9][A-Za-z0-9 .,()/:-]*?)"
+                      r"(?: \{ #([A-Za-z][A-Za-z0-9-]*)( data-search-exclude)? \})?")
+_UP = re.compile(r"Up: \[([A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*)\]"
+                 r"\(((?:\.\./)*[A-Za-z0-9_-][A-Za-z0-9_./-]*\.md)\)")
+"""The link to the parent index page (title, target) of group and API version index pages."""
+_SAFE_URL = re.compile(r"[A-Za-z0-9_./-]*")
+"""A rewritten link Python-Markdown writes as it is (nothing to escape)."""
+SAMPLE = ("# Sample Title\n\nUp: [Sample 1.2](../index.md)\n\n"
+           "<!-- k8s-api-docs:block 0 -->\n\n<!-- k8s-api-docs:block 1 -->\n\n"
+           "## Properties\n\n<!-- k8s-api-docs:block 2 -->\n\n"
+           "## Example { #example data-search-exclude }\n\n<!-- k8s-api-docs:block 3 -->\n\n"
+           "### Sub (v1, beta) { #sub-section }\n\n## Properties\n\n"
+           "### Properties 1\n\n<!-- k8s-api-docs:block 4 -->\n")
+
+
+@dataclass(frozen=True)
+class RenderedHeadings:
+    """What ``Page.render`` sets: HTML, TOC tokens, title (the first line's h1), anchor ids."""
+
+    html: str
+    toc_tokens: list[dict[str, Any]]
+    title: str | None
+    ids: set[str]
+
+
+def render_headings(text: str,
+                    link: Callable[[str], str | None] = str) -> RenderedHeadings | None:
+    """``text`` as Python-Markdown (``toc`` with permalinks, ``attr_list``) renders it, or
+    ``None`` when it holds anything but plain headings, placeholders, ``Up:`` links and blank
+    lines. ``link``: the URL written for a link's target (``None``: not rendered here)."""
+    items: list[tuple[int, str, str | None, bool] | str] = []
+    for line in text.split("\n"):
+        if not line:
+            continue
+        if line.startswith("<!--"):
+            if not PLACEHOLDER.fullmatch(line):
+                return None
+            items.append(f"{line}\n\n")
+            continue
+        if line.startswith("Up: "):
+            up = _UP.fullmatch(line)
+            url = link(up.group(2)) if up else None
+            if up is None or url is None or not _SAFE_URL.fullmatch(url):
+                return None
+            items.append(f'<p>Up: <a href="{url}">{up.group(1)}</a></p>\n')
+            continue
+        match = _HEADING.fullmatch(line)
+        if match is None:
+            return None
+        hashes, title, given_id, exclude = match.groups()
+        items.append((len(hashes), title.strip(), given_id, bool(exclude)))
+    used = {item[2] for item in items if not isinstance(item, str) and item[2]}
+    parts: list[str] = []
+    tokens: list[dict[str, Any]] = []
+    title = None
+    for index, item in enumerate(items):
+        if isinstance(item, str):
+            parts.append(item)
+            continue
+        level, name, given_id, exclude = item
+        anchor = given_id or unique(slugify(name, "-"), used)
+        if index == 0 and level == 1:
+            title = name
+        attrs = f' data-search-exclude id="{anchor}"' if exclude else f' id="{anchor}"'
+        parts.append(f'<h{level}{attrs}>{name}<a class="headerlink" href="#{anchor}" '
+                     f'title="Permanent link">&para;</a></h{level}>\n')
+        tokens.append({"level": level, "id": anchor, "name": name, "html": name,
+                       "data-toc-label": "", "children": []})
+    ids = {t["id"] for t in tokens}
+    return RenderedHeadings("".join(parts).rstrip("\n"), nest_toc_tokens(tokens), title, ids)
