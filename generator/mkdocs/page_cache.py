@@ -23,9 +23,9 @@ from markupsafe import Markup
 from generator.mkdocs.accelerators import turned_off
 from generator.mkdocs.nav_cache import NavCache, same_as_theme
 
-MAIN, TOC = "main.html", "partials/toc.html"
+MAIN, TOC, THEME = "main.html", "partials/toc.html", "k8s-api-docs/theme/"
 FRAGMENTS = (TOC, "partials/content.html")
-"""Partials rendered per page besides the navigation (the theme's own, under another name)."""
+"""Partials rendered per page besides the navigation (the theme's own under ``THEME``)."""
 UNSAFE_FEATURES = frozenset({"navigation.footer", "navigation.path"})
 """Features that put more of the page into the text between the partials."""
 HEAD = {"title": ("<title>{} - ", 'data-md-component="header-topic">\n          <span class='
@@ -54,17 +54,15 @@ class PageCache:
         self.url: Any = env.filters.get("url")
         self.groups: dict[tuple[bool, int], Skeleton] = {}
         self.recorded: list[tuple[str, str, dict[str, Any]]] | None = None
-        self.tocs: dict[tuple[Any, ...], str] = {}
-        """Rendered tables of contents by what the theme reads of them (``_toc_shape``)."""
+        self.tocs: dict[tuple[Any, ...], str] = {}  # rendered tables of contents by ``_toc_shape``
         self.enabled = True
         self.verified: set[tuple[tuple[bool, int], bool]] = set()
-        self.hits = self.misses = self.refused = 0
-        """Pages from a skeleton; first pages of a group; pages the theme renders in full."""
+        self.hits = self.misses = self.refused = 0  # from a skeleton; first of a group; in full
 
     def install(self) -> None:
         loader = self.env.loader
         assert loader is not None
-        theme = {_theme(name): loader.get_source(self.env, name)[0] for name in FRAGMENTS}
+        theme = {THEME + name: loader.get_source(self.env, name)[0] for name in FRAGMENTS}
         wrappers = {name: f'{{{{ k8s_api_docs_fragment("{name}") }}}}' for name in FRAGMENTS}
         self.env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({**wrappers, **theme}), loader])
 
@@ -96,7 +94,7 @@ class PageCache:
         shape = _toc_shape(page.toc, True) if name == TOC and self.enabled and page else None
         html = self.tocs.get(shape) if shape is not None else None
         if html is None:
-            html = self.env.get_template(_theme(name)).render(variables)
+            html = self.env.get_template(THEME + name).render(variables)
             if shape is not None:
                 self.tocs[shape] = html
         if self.recorded is not None:
@@ -105,11 +103,10 @@ class PageCache:
 
     def render(self, variables: dict[str, Any], full: Callable[[dict[str, Any]], str]) -> str:
         """The page ``full`` (the theme's ``main.html``) renders from ``variables``."""
-        page, nav = variables.get("page"), variables.get("nav")
-        url = getattr(page, "url", None)
-        if nav is None or page is None or page.meta or page.parent is None or not url \
-                or not url.endswith("/"):  # outside the nav, the home page, or with meta
-            return full(variables)
+        page: Any = variables.get("page")
+        url = getattr(page, "url", None) or ""
+        if variables.get("nav") is None or not url.endswith("/") or page.meta or not page.parent:
+            return full(variables)  # outside the nav, the home page, or with meta
         values = self._values(variables)
         key = bool(getattr(page, "is_index", False)), url.count("/")
         skeleton = self.groups.get(key)
@@ -120,11 +117,9 @@ class PageCache:
         if skeleton is None:
             self.misses += 1
             self.recorded, self.nav.last = [], None
-            try:
-                html = full(variables)
-                self._cut(key, html, variables, values, self.recorded, self.nav.last)
-            finally:
-                self.recorded = None
+            html = full(variables)
+            recorded, self.recorded = self.recorded or [], None
+            self._cut(key, html, variables, values, recorded)
             return html
         cached = self._from(skeleton, variables, values)
         seen = key, skeleton.section is page.parent
@@ -139,10 +134,9 @@ class PageCache:
         return cached
 
     def _cut(self, key: tuple[bool, int], html: str, variables: dict[str, Any], values: Values,
-             recorded: list[tuple[str, str, dict[str, Any]]],
-             nav: tuple[str, dict[str, Any]] | None) -> None:
+             recorded: list[tuple[str, str, dict[str, Any]]]) -> None:
         """Keep ``html`` cut at the nav and the partials as the group's skeleton, or turn off."""
-        unsafe = UNSAFE_FEATURES.intersection(variables.get("features") or ())
+        nav, unsafe = self.nav.last, UNSAFE_FEATURES.intersection(variables.get("features") or ())
         # the nav shows the page's table of contents too: the partials rendered last count
         recorded = list({name: (name, text, scope) for name, text, scope in recorded}.values())
         where = f"in {variables['page'].url}"
@@ -207,10 +201,6 @@ def _toc_shape(items: Any, top: bool = False) -> tuple[Any, ...] | None:
             return None
         shape.append((item.url, item.title, children))
     return tuple(shape)
-
-
-def _theme(name: str) -> str:
-    return f"k8s-api-docs/theme/{name}"
 
 
 def install(env: jinja2.Environment, nav: NavCache) -> PageCache:
