@@ -25,7 +25,7 @@ from generator.mkdocs.nav_cache import NavCache, same_as_theme
 
 MAIN, TOC, THEME = "main.html", "partials/toc.html", "k8s-api-docs/theme/"
 FRAGMENTS = (TOC, "partials/content.html")
-"""Partials rendered per page besides the navigation (the theme's own under ``THEME``)."""
+"""Partials rendered per page besides the navigation."""
 UNSAFE_FEATURES = frozenset({"navigation.footer", "navigation.path"})
 """Features that put more of the page into the text between the partials."""
 HEAD = {"title": ("<title>{} - ", 'data-md-component="header-topic">\n          <span class='
@@ -45,45 +45,18 @@ class Skeleton(NamedTuple):
 
 
 class PageCache:
-    """Installed into a build's theme environment by ``install``; state lives for that build."""
+    """One build's skeletons and counters (``install``)."""
 
     name = "page_cache"
 
     def __init__(self, env: jinja2.Environment, nav: NavCache, verify: int = 2) -> None:
         self.env, self.nav, self.verify = env, nav, verify
-        self.url: Any = env.filters.get("url")
         self.groups: dict[tuple[bool, int], Skeleton] = {}
         self.recorded: list[tuple[str, str, dict[str, Any]]] | None = None
         self.tocs: dict[tuple[Any, ...], str] = {}  # rendered tables of contents by ``_toc_shape``
         self.enabled = True
         self.verified: set[tuple[tuple[bool, int], bool]] = set()
         self.hits = self.misses = self.refused = 0  # from a skeleton; first of a group; in full
-
-    def install(self) -> None:
-        loader = self.env.loader
-        assert loader is not None
-        theme = {THEME + name: loader.get_source(self.env, name)[0] for name in FRAGMENTS}
-        wrappers = {name: f'{{{{ k8s_api_docs_fragment("{name}") }}}}' for name in FRAGMENTS}
-        self.env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({**wrappers, **theme}), loader])
-
-        @pass_context
-        def k8s_api_docs_fragment(context: Any, name: str) -> Markup:
-            return self._fragment(name, context.get_all())
-
-        self.env.globals["k8s_api_docs_fragment"] = k8s_api_docs_fragment
-        cache = self
-
-        class PageTemplate(self.env.template_class):  # type: ignore[name-defined,misc]
-            """``main.html`` renders through the cache; every other template as before."""
-
-            def render(self, *args: Any, **kwargs: Any) -> str:
-                if self.name != MAIN or not cache.enabled:
-                    return super().render(*args, **kwargs)
-                return cache.render(dict(*args, **kwargs), super().render)
-
-        self.env.template_class = PageTemplate
-        if self.env.cache is not None:
-            self.env.cache.clear()  # templates loaded before now are of the plain class
 
     def off(self, why: str) -> None:
         self.enabled = False
@@ -176,7 +149,7 @@ class PageCache:
     def _values(self, variables: dict[str, Any]) -> Values | None:
         """The page's values as the theme writes them; ``None`` if one has a character HTML
         treats specially (filters like ``striptags`` could change it)."""
-        page, url = variables["page"], self.url
+        page, url = variables["page"], self.env.filters["url"]
         first = next(iter(page.toc), None)
         values = {"title": page.title, "canonical": page.canonical_url or None,
                   "prev": url(variables, page.previous_page.url) if page.previous_page else None,
@@ -204,6 +177,26 @@ def _toc_shape(items: Any, top: bool = False) -> tuple[Any, ...] | None:
 
 
 def install(env: jinja2.Environment, nav: NavCache) -> PageCache:
-    cache = PageCache(env, nav)
-    cache.install()
+    """A cache for this build: ``main.html`` renders through it, and the partials it renders per
+    page through its ``_fragment`` (the theme's own under ``THEME``)."""
+    cache, loader = PageCache(env, nav), env.loader
+    assert loader is not None
+    theme = {THEME + name: loader.get_source(env, name)[0] for name in FRAGMENTS}
+    wrappers = {name: f'{{{{ k8s_api_docs_fragment("{name}") }}}}' for name in FRAGMENTS}
+    env.loader = jinja2.ChoiceLoader([jinja2.DictLoader({**wrappers, **theme}), loader])
+
+    @pass_context
+    def k8s_api_docs_fragment(context: Any, name: str) -> Markup:
+        return cache._fragment(name, context.get_all())
+
+    class PageTemplate(env.template_class):  # type: ignore[name-defined,misc]
+        def render(self, *args: Any, **kwargs: Any) -> str:
+            if self.name != MAIN or not cache.enabled:
+                return super().render(*args, **kwargs)
+            return cache.render(dict(*args, **kwargs), super().render)
+
+    env.globals["k8s_api_docs_fragment"] = k8s_api_docs_fragment
+    env.template_class = PageTemplate
+    if env.cache is not None:
+        env.cache.clear()  # templates loaded before now are of the plain class
     return cache
