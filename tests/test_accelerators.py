@@ -1,6 +1,6 @@
 """The accelerators' switch and their one log line when one turns itself off
-(``generator.mkdocs.accelerators``); their byte-equality tests are in ``test_nav_cache.py`` and
-``test_headings_page.py`` and ``test_search_sections.py``."""
+(``generator.mkdocs.accelerators``); their byte-equality tests are in ``test_nav_cache.py``,
+``test_headings_page.py``, ``test_page_cache.py`` and ``test_search_sections.py``."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from generator.mkdocs.nav_cache import NavCache, same_as_theme
 MKDOCS_DIR = Path(__file__).resolve().parents[1] / "generator" / "mkdocs"
 
 
-BOTH = {"headings_page", "nav_cache", "search_entries"}
+BOTH = {"headings_page", "nav_cache", "page_cache", "search_entries"}
 
 
 @pytest.mark.parametrize(("value", "on"), [(None, BOTH), ("all", BOTH), ("none", set()),

@@ -16,7 +16,7 @@ from helpers.paths import FIXTURES, REPO
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-from generator.mkdocs import nav_cache, plugin
+from generator.mkdocs import accelerators, nav_cache, plugin
 from generator.mkdocs.nav_cache import NavCache, _parts, _Tree
 
 pytestmark = pytest.mark.integration
@@ -56,6 +56,7 @@ def sites(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         return caches[-1]
 
     with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(accelerators.ENV, "headings_page,nav_cache,search_entries")  # not page_cache
         patch.setattr(plugin.nav_cache, "install", recording)
         cached = _files(_build(root, "cached", request.param))
         patch.setattr(plugin.nav_cache, "install", lambda env, **_: None)

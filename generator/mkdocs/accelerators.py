@@ -5,6 +5,7 @@ and Material's own rendering, and says once, in the log, when it turns itself of
 
 - ``headings_page``: model pages without Python-Markdown (MkDocs' private link processor);
 - ``nav_cache``: Material's navigation derived from another page's (its ``nav-item`` macro);
+- ``page_cache``: the rest of Material's page cut from another page's (its head and header markup);
 - ``search_entries``: generated pages' search entries ours, not Material's parser's (documented
   ``search: exclude`` meta; no probe: ``tests/test_search_sections.py`` compares the two).
 
@@ -18,7 +19,7 @@ import logging
 import os
 
 ENV = "K8S_API_DOCS_ACCELERATORS"
-NAMES = ("headings_page", "nav_cache", "search_entries")
+NAMES = ("headings_page", "nav_cache", "page_cache", "search_entries")
 
 log = logging.getLogger("mkdocs.plugins.k8s-api-docs")
 _said: set[str] = set()

@@ -21,7 +21,8 @@ with URLs not ending in ``/``, and every page for which no D fits. With template
 (``custom_dir``, ``across=False``) only sibling pages of one section are derived (the two entries
 are page entries). The first derived navigation, and the first of each kind (the level where the
 paths part, and what the two entries are), is also rendered in full and compared; if the two
-differ, the theme renders the rest of the build.
+differ, the theme renders the rest of the build. A page rendered again (``page_cache``
+comparing it with the theme's) gets the navigation just rendered for it.
 """
 
 from __future__ import annotations
@@ -165,6 +166,8 @@ class NavCache:
         self.collapsed: dict[tuple[str, Parts], str] = {}
         """Collapsed entries by entry and the URL directory they are seen from."""
         self.hits = self.misses = 0
+        self.last: tuple[str, dict[str, Any]] | None = None
+        """The latest navigation and its variables (``page_cache`` cuts pages there)."""
 
     def install(self) -> None:
         loader = self.env.loader
@@ -180,7 +183,15 @@ class NavCache:
         self.env.globals["k8s_api_docs_nav"] = k8s_api_docs_nav
 
     def render(self, context: Any) -> Markup:
-        return Markup(self._render(context.get_all()))
+        return self.render_variables(context.get_all())
+
+    def render_variables(self, variables: dict[str, Any]) -> Markup:
+        """The page's navigation; the one just rendered for the same page (rendered again)."""
+        last = self.last
+        html = last[0] if self.enabled and last is not None and last[1].get("page") is \
+            variables.get("page") else self._render(variables)
+        self.last = html, variables
+        return Markup(html)
 
     def _render(self, variables: dict[str, Any]) -> str:
         q = self._place(variables) if self.enabled else None
@@ -340,7 +351,8 @@ def _parts(url: str) -> Parts:
     return tuple(path.split("/")) if path else ()
 
 
-def install(env: jinja2.Environment, across: bool = True) -> NavCache:
+def install(env: jinja2.Environment, across: bool = True, enabled: bool = True) -> NavCache:
     cache = NavCache(env, across=across)
+    cache.enabled = enabled  # off: the theme's navigation, for page_cache to cut pages at
     cache.install()
     return cache

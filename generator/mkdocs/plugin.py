@@ -35,7 +35,7 @@ from generator.build.pipeline import build
 from generator.build.state import GeneratedSite, SiteState
 from generator.config import HISTORY_SCOPES, LAYOUTS, PLUGIN_DEFAULTS, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
-from generator.mkdocs import accelerators, nav_cache
+from generator.mkdocs import accelerators, nav_cache, page_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.restamp import restamp_built
 from generator.output.writer import sync_tree, write_file
@@ -240,11 +240,15 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
         """Material's navigation is derived from another page's (``nav_cache``: across sections
-        only with the theme's own templates); the theme's compiled templates are kept in the
-        cache directory for the next build."""
+        only with the theme's own templates), and with those the rest of the page too
+        (``page_cache``); the theme's compiled templates are kept in the cache directory."""
+        pages = accelerators.wanted("page_cache") and not config.theme.custom_dir
         if self.site is not None and config.theme.name == "material" and \
-                accelerators.wanted("nav_cache"):
-            nav_cache.install(env, across=not config.theme.custom_dir)
+                (accelerators.wanted("nav_cache") or pages):
+            nav = nav_cache.install(env, across=not config.theme.custom_dir,
+                                    enabled=accelerators.wanted("nav_cache"))
+            if pages:
+                page_cache.install(env, nav)
         if self.cache_dir is not None and env.bytecode_cache is None:
             use_bytecode_cache(env, self.cache_dir / "jinja")
         return env
