@@ -1,28 +1,12 @@
-"""The theme's navigation, rendered in full about once per URL depth and otherwise derived.
+"""Material's navigation, rendered in full about once per URL depth and otherwise derived.
 
-Material renders the whole primary navigation into every page (``partials/nav.html``): with
-``navigation.prune`` still ~40 KB and ~40% of a release build's page rendering. Two pages D and Q
-get the same navigation except in the two entries where their paths through the nav part (below
-the last section both are in, or at the top): D's (D's page, or the section holding it, expanded)
-and Q's (collapsed); the sections above are open alike for both and every other entry is shown
-alike, as long as each URL in it is the same relative to D and to Q. That holds when the two URLs
-are equally deep and no URL outside those two entries starts with the directory where D's and Q's
-URLs part (``_Tree.separate``). So Q's navigation is D's text with the two entries rendered again by
-the theme's own macro (``partials/nav-item.html``, with the path, level and parent
-``partials/nav.html`` gives them): D's as Q sees it, Q's as the current one. D's entry is where it
-was put or found in D's text; Q's entry is found there as D was shown it (exactly once). A section
-index page's entry is its section's (``navigation.indexes``).
-
-D is the first page rendered at Q's URL depth that shares Q's section (else the section above, …,
-else none); the first page of each depth is rendered in full. A collapsed entry shows its URLs
-relative to the page, so it is rendered once per URL directory it is seen from, when none of its
-URLs is below the page's. Rendered by the theme as before: pages outside the nav, twice in it, or
-with URLs not ending in ``/``, and every page for which no D fits. With templates of one's own
-(``custom_dir``, ``across=False``) only sibling pages of one section are derived (the two entries
-are page entries). The first derived navigation, and the first of each kind (the level where the
-paths part, and what the two entries are), is also rendered in full and compared; if the two
-differ, the theme renders the rest of the build. A page rendered again (``page_cache``
-comparing it with the theme's) gets the navigation just rendered for it.
+Two equally deep pages D and Q get the same ``partials/nav.html`` but for the two entries where
+their paths through the nav part, provided every other URL is the same relative to both
+(``_Tree.separate``): Q's is D's text with those two entries rendered again by the theme's own
+``partials/nav-item.html`` macro. D is the first page at Q's depth in Q's section (else the one
+above, …); pages for which none fits are rendered by the theme. The first derived navigation of
+each kind is compared with a full render; on a difference the theme renders the rest of the
+build. Why it holds, and what is rendered in full: ``docs/performance.md``.
 """
 
 from __future__ import annotations
@@ -168,22 +152,6 @@ class NavCache:
         self.hits = self.misses = 0
         self.last: tuple[str, dict[str, Any]] | None = None
         """The latest navigation and its variables (``page_cache`` cuts pages there)."""
-
-    def install(self) -> None:
-        loader = self.env.loader
-        if loader is None:
-            return
-        source = loader.get_source(self.env, NAV)[0]
-        self.env.loader = jinja2.ChoiceLoader([
-            jinja2.DictLoader({NAV: _WRAPPER, _THEME_NAV: source}), loader])
-        @pass_context
-        def k8s_api_docs_nav(context: Any) -> Markup:
-            return self.render(context)
-
-        self.env.globals["k8s_api_docs_nav"] = k8s_api_docs_nav
-
-    def render(self, context: Any) -> Markup:
-        return self.render_variables(context.get_all())
 
     def render_variables(self, variables: dict[str, Any]) -> Markup:
         """The page's navigation; the one just rendered for the same page (rendered again)."""
@@ -352,7 +320,14 @@ def _parts(url: str) -> Parts:
 
 
 def install(env: jinja2.Environment, across: bool = True, enabled: bool = True) -> NavCache:
+    """``partials/nav.html`` rendered through a ``NavCache`` (``enabled=False``: the theme's
+    navigation, for ``page_cache`` to cut pages at)."""
     cache = NavCache(env, across=across)
-    cache.enabled = enabled  # off: the theme's navigation, for page_cache to cut pages at
-    cache.install()
+    cache.enabled = enabled
+    if env.loader is not None:
+        source = env.loader.get_source(env, NAV)[0]
+        env.loader = jinja2.ChoiceLoader([
+            jinja2.DictLoader({NAV: _WRAPPER, _THEME_NAV: source}), env.loader])
+        env.globals["k8s_api_docs_nav"] = pass_context(
+            lambda context: cache.render_variables(context.get_all()))
     return cache
