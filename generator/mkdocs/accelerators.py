@@ -4,7 +4,7 @@ that (a sample or its first pages compared with the theme's own output), falls b
 and Material's own rendering, and says once, in the log, when it turns itself off:
 
 - ``headings_page``: model pages without Python-Markdown (MkDocs' private link processor);
-- ``nav_cache``: Material's navigation derived from another page's (its ``nav-item`` macro);
+- ``nav_cache``: Material's navigation derived from a sibling page's (its ``nav-item`` macro);
 - ``page_cache``: the rest of Material's page cut from another page's (its head and header markup);
 - ``search_entries``: generated pages' search entries ours, not Material's parser's (documented
   ``search: exclude`` meta; no probe: ``tests/test_search_sections.py`` compares the two).

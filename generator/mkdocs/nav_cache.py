@@ -1,19 +1,21 @@
-"""Material's navigation, rendered in full about once per URL depth and otherwise derived.
+"""Material's navigation, rendered in full once per nav section and URL directory, derived for
+the other pages there.
 
-Two equally deep pages D and Q get the same ``partials/nav.html`` but for the two entries where
-their paths through the nav part, provided every other URL is the same relative to both
-(``_Tree.separate``): Q's is D's text with those two entries rendered again by the theme's own
-``partials/nav-item.html`` macro. D is the first page at Q's depth in Q's section (else the one
-above, …); pages for which none fits are rendered by the theme. The first derived navigation of
-each kind is compared with a full render; on a difference the theme renders the rest of the
-build. Why it holds, and what is rendered in full: ``docs/performance.md``.
+Two sibling pages D and Q of one nav section whose URLs are in one directory, with no other URL
+below either, get the same ``partials/nav.html`` but for their own two entries: every other
+URL is the same relative to both, and the sections above are open alike. So Q's navigation is
+D's text with D's entry (expanded, as the current page) rendered again as Q sees it, and Q's
+entry (as D saw it) rendered as the current one, both by the theme's own
+``partials/nav-item.html`` macro with the path, level and parent ``partials/nav.html`` gives
+them. D is the first page rendered in the section and directory; the theme renders it, section
+index pages, pages twice in the nav and every page the entries are not found once for. The first
+derived navigations, and the first at each nav level, are compared with the theme's full render;
+on a difference the theme renders the rest of the build (logged once).
 """
 
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,7 +33,6 @@ _WRAPPER = "{{ k8s_api_docs_nav() }}"
 """What ``partials/nav.html`` becomes: exactly the text the theme's template renders."""
 
 Parts = tuple[str, ...]
-Span = tuple[int, int]
 
 
 def same_as_theme(cache: Any, cached: str, theirs: str, what: str) -> bool:
@@ -44,90 +45,79 @@ def same_as_theme(cache: Any, cached: str, theirs: str, what: str) -> bool:
     return False
 
 
-class _Node:
-    """An entry of the nav as ``partials/nav.html`` renders it: the item and the macro's arguments."""
+class _Entry:
+    """A page's entry as ``partials/nav.html`` renders it: the item and the macro's arguments."""
 
-    __slots__ = ("item", "level", "parent", "path")
+    __slots__ = ("item", "level", "parent", "path", "section")
 
-    def __init__(self, item: Any, path: str, level: int, parent: Any) -> None:
+    def __init__(self, item: Any, path: str, level: int, parent: Any, section: str) -> None:
         self.item, self.path, self.level, self.parent = item, path, level, parent
+        self.section = section
+        """The path of the section holding it (``__nav``: the top)."""
 
-    def render(self, module: Any) -> str:
-        if self.parent is None:  # a top-level entry: ``nav.html`` passes no parent
-            return str(module.render(self.item, self.path, self.level))
-        return str(module.render(self.item, self.path, self.level, self.parent))
+    def render(self, module: Any, active: bool) -> str:
+        """The entry as the page of ``module`` (made with its variables) shows it, the item's
+        ``active`` flag as given (MkDocs sets it while the item's page is rendered)."""
+        was, self.item.active = self.item.active, active
+        try:
+            if self.parent is None:  # a top-level entry: ``nav.html`` passes no parent
+                return str(module.render(self.item, self.path, self.level))
+            return str(module.render(self.item, self.path, self.level, self.parent))
+        finally:
+            self.item.active = was
 
 
-class _Tree:
-    """Where each page sits in the nav, and which entries hold the URLs below each directory."""
+def entries(nav: Any, indexes: bool, other_urls: list[str]) -> dict[str, _Entry]:
+    """Per page URL, its entry, for pages that can be derived: once in the nav, not a section's
+    index page (``navigation.indexes``: its entry is the section's), and no URL of the nav, the
+    logo or the home link below theirs."""
+    found: dict[str, _Entry | None] = {}
+    below: set[Parts] = set()
 
-    def __init__(self, nav: Any, indexes: bool, other_urls: list[str]) -> None:
-        self.indexes = indexes
-        self.chains: dict[str, list[_Node] | None] = {}
-        """Per page URL: its entries from the top down to its own (``None``: twice in the nav)."""
-        self.holders: dict[Parts, str] = {}
-        """Per directory: the path of the smallest entry holding every URL below it (``""``: none
-        does, e.g. for the logo's and the home page's links, outside every entry)."""
-        self._walk(nav.items, "__nav", 1, None, [])
-        for url in other_urls:
-            self._hold(url, "")
-
-    def _walk(self, items: list[Any], base: str, level: int, parent: Any,
-              chain: list[_Node]) -> None:
-        index = None
-        if parent is not None and self.indexes:  # the section's own page (``navigation.indexes``)
-            index = next((item for item in items if getattr(item, "is_index", False)), None)
+    def walk(items: list[Any], base: str, level: int, parent: Any) -> None:
         for number, item in enumerate(items, 1):
-            node = _Node(item, f"{base}_{number}", level, parent)
-            here = [*chain, node]
+            path = f"{base}_{number}"
             if getattr(item, "children", None):
-                self._walk(item.children, node.path, level + 1, item, here)
+                walk(item.children, path, level + 1, item)
                 continue
             url = getattr(item, "url", None)
             if isinstance(url, str):
-                self._hold(url, node.path)
+                _hold(url, below)
             if getattr(item, "is_page", False):
-                own = chain if item is index else here
-                self.chains[item.url] = None if item.url in self.chains else own
+                index = parent is not None and indexes and getattr(item, "is_index", False)
+                found[item.url] = None if item.url in found or index else \
+                    _Entry(item, path, level, parent, base)
 
-    def _hold(self, url: str, path: str) -> None:
-        parsed = urlsplit(url)
-        if parsed.scheme or parsed.netloc or url.startswith(("/", "#")):
-            return  # the theme's ``url`` filter leaves it as it is
+    walk(nav.items, "__nav", 1, None)
+    for url in other_urls:
+        _hold(url, below)
+    return {url: entry for url, entry in found.items()
+            if entry is not None and _parts(url) not in below}
+
+
+def _hold(url: str, below: set[Parts]) -> None:
+    """Every directory ``url`` is below (``url`` as the theme's ``url`` filter changes it)."""
+    parsed = urlsplit(url)
+    if not (parsed.scheme or parsed.netloc or url.startswith(("/", "#"))):
         parts = _parts(url)
-        for end in range(1, len(parts) + 1):
-            held = self.holders.get(parts[:end])
-            self.holders[parts[:end]] = path if held is None else _common(held, path)
-
-    def within(self, parts: Parts, node: _Node) -> bool:
-        """Whether every URL below directory ``parts`` (if any) is in entry ``node``."""
-        held = self.holders.get(parts)
-        return held is None or held == node.path or held.startswith(node.path + "_")
-
-    def separate(self, d: Parts, q: Parts, a: _Node, b: _Node) -> bool:
-        """Whether every URL outside entries ``a`` and ``b`` is the same relative to page URLs
-        ``d`` and ``q``: equally deep, and those below the directory where they part are in
-        ``a`` (``d``'s side) or ``b``."""
-        if len(d) != len(q) or d == q:
-            return False
-        common = _parting(d, q)
-        return self.within(d[:common + 1], a) and self.within(q[:common + 1], b)
+        below.update(parts[:end] for end in range(len(parts)))
 
 
-class _Nav:
-    """A page's navigation and what it is made of."""
+def _parts(url: str) -> Parts:
+    """A URL's directories as MkDocs' ``url`` filter counts them."""
+    path = posixpath.normpath("/" + url)[1:]
+    return tuple(path.split("/")) if path else ()
 
-    __slots__ = ("chain", "html", "module", "page", "parts", "spans")
 
-    def __init__(self, page: Any, parts: Parts, chain: list[_Node], module: Any) -> None:
-        self.page, self.parts, self.chain, self.module = page, parts, chain, module
-        self.html = ""
-        self.spans: list[Span | None] = [None] * len(chain)
-        """Where each entry of the chain is in ``html``, where known."""
+class _Donor:
+    """The first page of a section and directory: its navigation, and its entry's place in it."""
 
-    def around(self, level: int) -> Span:
-        """The smallest known span holding the entry at ``level`` (its section's, …, or all)."""
-        return next((s for s in reversed(self.spans[:level]) if s is not None), (0, len(self.html)))
+    __slots__ = ("entry", "html", "module", "other", "span")
+
+    def __init__(self, entry: _Entry, html: str, span: tuple[int, int], module: Any) -> None:
+        self.entry, self.html, self.span, self.module = entry, html, span, module
+        self.other: str | None = None
+        """Its entry as its siblings see it (the same for every one of them)."""
 
 
 class NavCache:
@@ -135,20 +125,16 @@ class NavCache:
 
     name = "nav_cache"
 
-    def __init__(self, env: jinja2.Environment, verify: int = 1, across: bool = True) -> None:
+    def __init__(self, env: jinja2.Environment, verify: int = 1) -> None:
         self.env = env
-        self.across = across
-        """Derive across sections (the theme's own templates); else only between sibling pages."""
         self.enabled = True
         self.verify = verify
         """How many derived navigations are still compared with a full render (besides the first
-        of each kind, always compared)."""
-        self.verified: set[tuple[Any, ...]] = set()
-        self.tree: _Tree | None = None
-        self.donors: dict[tuple[int, str], _Nav] = {}
-        """Per URL depth and section (its path; ``""``: the top): the first page rendered there."""
-        self.collapsed: dict[tuple[str, Parts], str] = {}
-        """Collapsed entries by entry and the URL directory they are seen from."""
+        at each nav level, always compared)."""
+        self.verified: set[int] = set()
+        self.entries: dict[str, _Entry] | None = None
+        self.donors: dict[tuple[str, Parts], _Donor | None] = {}
+        """Per section and URL directory: the first page rendered there (``None``: not usable)."""
         self.hits = self.misses = 0
         self.last: tuple[str, dict[str, Any]] | None = None
         """The latest navigation and its variables (``page_cache`` cuts pages there)."""
@@ -162,167 +148,72 @@ class NavCache:
         return Markup(html)
 
     def _render(self, variables: dict[str, Any]) -> str:
-        q = self._place(variables) if self.enabled else None
-        if q is None:
+        entry = self._entry(variables) if self.enabled else None
+        if entry is None:
             return self._full(variables)
-        for d, level in self._donors(q):
-            kind = self._derive(d, level, q)
-            if kind is None:
-                continue
-            if self.verify > 0 or kind not in self.verified:
-                self.verify = max(self.verify - 1, 0)
-                self.verified.add(kind)
-                full = self._full(variables)
-                if not same_as_theme(self, q.html, full,
-                                     f"the derived navigation of {q.page.url}"):
-                    return full
-            self.hits += 1
-            break
-        else:
-            q.html = self._full(variables)
+        module = self.env.get_template(NAV_ITEM).make_module(variables)
+        key = entry.section, _parts(entry.item.url)[:-1]
+        donor = self.donors.get(key)
+        html = self._derive(donor, entry, module) if donor is not None else None
+        if html is None:
             self.misses += 1
-        for level in range(len(q.chain)):
-            self.donors.setdefault((len(q.parts), q.chain[level - 1].path if level else ""), q)
-        return q.html
+            html = self._full(variables)
+            if key not in self.donors:
+                own = entry.render(module, True)
+                at = html.find(own)
+                self.donors[key] = _Donor(entry, html, (at, at + len(own)), module) \
+                    if at >= 0 and html.find(own, at + 1) < 0 else None
+            return html
+        if self.verify > 0 or entry.level not in self.verified:
+            self.verify = max(self.verify - 1, 0)
+            self.verified.add(entry.level)
+            full = self._full(variables)
+            if not same_as_theme(self, html, full, f"the derived navigation of {entry.item.url}"):
+                return full
+        self.hits += 1
+        return html
 
     def _full(self, variables: dict[str, Any]) -> str:
         return self.env.get_template(_THEME_NAV).render(variables)
 
-    def _place(self, variables: dict[str, Any]) -> _Nav | None:
-        """The page's navigation to make, or ``None`` for a page the theme renders."""
+    def _entry(self, variables: dict[str, Any]) -> _Entry | None:
+        """The page's entry if its navigation can be derived (the page is the current one)."""
         page, nav = variables.get("page"), variables.get("nav")
         url = getattr(page, "url", None)
-        if nav is None or not isinstance(url, str) or not url.endswith("/"):
+        if nav is None or page is None or not isinstance(url, str) or not url.endswith("/"):
             return None
-        if self.tree is None:
+        if self.entries is None:
             config = variables.get("config") or {}
             extra, theme = config.get("extra") or {}, config.get("theme") or {}
-            homepage = getattr(nav.homepage, "url", None)
-            other = [u for u in (extra.get("homepage"), homepage, theme.get("logo"))
-                     if isinstance(u, str)]
-            self.tree = _Tree(nav, "navigation.indexes" in (variables.get("features") or ()), other)
-        chain = self.tree.chains.get(url)
-        if not chain or page is None or not page.active or not all(n.item.active for n in chain):
+            other = [u for u in (extra.get("homepage"), getattr(nav.homepage, "url", None),
+                                 theme.get("logo")) if isinstance(u, str)]
+            self.entries = entries(nav, "navigation.indexes" in (variables.get("features") or ()),
+                                   other)
+        entry = self.entries.get(url)
+        return entry if entry is not None and entry.item is page and page.active else None
+
+    def _derive(self, donor: _Donor, q: _Entry, module: Any) -> str | None:
+        """``q``'s navigation from the donor's, or ``None`` if it cannot be made."""
+        d = donor.entry
+        if d is q or d.item.active:
+            return None  # the donor page again, or not as MkDocs leaves the pages it is not rendering
+        shown = q.render(donor.module, False)  # as the donor saw it
+        lo, hi = donor.span
+        at = donor.html.find(shown)
+        if at < 0 or donor.html.find(shown, at + 1) >= 0 or (lo < at + len(shown) and at < hi):
             return None
-        return _Nav(page, _parts(url), chain, self.env.get_template(NAV_ITEM).make_module(variables))
-
-    def _donors(self, q: _Nav) -> Iterator[tuple[_Nav, int]]:
-        """Pages to derive ``q`` from, the closest first, with the level where their paths part."""
-        for shared in range(len(q.chain) - 1, -1, -1):
-            d = self.donors.get((len(q.parts), q.chain[shared - 1].path if shared else ""))
-            if d is None or d.page is q.page:
-                continue
-            level = _parting([n.path for n in d.chain], [n.path for n in q.chain])
-            if level < min(len(d.chain), len(q.chain)):  # else one page's entry holds the other's
-                yield d, level
-
-    def _derive(self, d: _Nav, level: int, q: _Nav) -> tuple[Any, ...] | None:
-        """Make ``q.html`` from ``d``'s navigation; the kind of derivation, or ``None`` if it
-        cannot be done."""
-        a, b = d.chain[level], q.chain[level]
-        a_own, b_own = level == len(d.chain) - 1, level == len(q.chain) - 1
-        pages = a_own and b_own and a.item is d.page and b.item is q.page
-        if not self.across and not pages:
-            return None
-        if self.tree is None or not self.tree.separate(d.parts, q.parts, a, b):
-            return None
-        if d.page.active or any(node.item.active for node in d.chain[level:]):
-            return None  # not as MkDocs leaves the pages it is not rendering
-        span_a = self._span(d, level, q)
-        shown = self._collapsed(b, d, q)
-        if span_a is None or shown is None:
-            return None
-        lo, hi = d.around(level)
-        at = d.html.find(shown, lo, hi)
-        if at < 0 or d.html.find(shown, at + 1, hi) >= 0:
-            return None
-        span_b = at, at + len(shown)
-        if span_b[0] < span_a[1] and span_a[0] < span_b[1]:
-            return None
-        new_a, new_b = self._collapsed(a, q, q), b.render(q.module)
-        if new_a is None:
-            return None
-        (x, x_text), (y, y_text) = sorted([(span_a, new_a), (span_b, new_b)])
-        html = d.html
-        q.html = "".join((html[:x[0]], x_text, html[x[1]:y[0]], y_text, html[y[1]:]))
-        grown = len(new_a) + len(new_b) - (span_a[1] - span_a[0]) - (span_b[1] - span_b[0])
-        q.spans[:level] = [(s[0], s[1] + grown) if s is not None else None
-                           for s in d.spans[:level]]
-        start = span_b[0] if span_b < span_a else span_b[0] + len(new_a) - (span_a[1] - span_a[0])
-        q.spans[level] = start, start + len(new_b)
-        return level, _kind(a), a_own, _kind(b), b_own
-
-    def _span(self, d: _Nav, level: int, q: _Nav) -> Span | None:
-        """Where ``d``'s entry at ``level`` is in its navigation (found once, and kept)."""
-        span = d.spans[level]
-        if span is None:
-            with _showing(d.page, q.page):
-                text = d.chain[level].render(d.module)
-            lo, hi = d.around(level)
-            at = d.html.find(text, lo, hi)
-            if at < 0 or d.html.find(text, at + 1, hi) >= 0:
-                return None
-            span = d.spans[level] = at, at + len(text)
-        return span
-
-    def _collapsed(self, node: _Node, seen: _Nav, q: _Nav) -> str | None:
-        """Entry ``node`` collapsed as the theme shows it to page ``seen`` (``q`` is the page
-        being rendered); kept per URL directory unless one of its URLs is below the page's."""
-        if self.tree is None:
-            return None
-        own = seen.chain[-1]  # the URLs below the page's are in its own entry, not in ``node``
-        key = (node.path, seen.parts[:-1]) if self.tree.within(seen.parts, own) else None
-        text = self.collapsed.get(key) if key is not None else None
-        if text is None:
-            if seen is q:
-                text = node.render(q.module)
-            else:
-                with _showing(seen.page, q.page):
-                    text = node.render(seen.module)
-            if key is not None:
-                self.collapsed[key] = text
-        return text
+        if donor.other is None:
+            donor.other = d.render(module, False)
+        (x, x_text), (y, y_text) = sorted([(donor.span, donor.other),
+                                           ((at, at + len(shown)), q.render(module, True))])
+        html = donor.html
+        return "".join((html[:x[0]], x_text, html[x[1]:y[0]], y_text, html[y[1]:]))
 
 
-@contextmanager
-def _showing(page: Any, current: Any) -> Iterator[None]:
-    """The pages' active flags as they were while ``page`` was rendered (``current`` is the page
-    being rendered; MkDocs sets a page's flag and its sections' while it renders it)."""
-    current.active = False
-    page.active = True
-    try:
-        yield
-    finally:
-        page.active = False
-        current.active = True
-
-
-def _kind(node: _Node) -> str:
-    return "page" if getattr(node.item, "is_page", False) else "section"
-
-
-def _common(a: str, b: str) -> str:
-    """The longest entry path both entry paths ``a`` and ``b`` start with."""
-    parts = a.split("_")
-    return "_".join(parts[:_parting(parts, b.split("_"))])
-
-
-def _parting(a: Sequence[Any], b: Sequence[Any]) -> int:
-    """How many leading items ``a`` and ``b`` share."""
-    n = min(len(a), len(b))
-    return next((i for i in range(n) if a[i] != b[i]), n)
-
-
-def _parts(url: str) -> Parts:
-    """A URL's directories as MkDocs' ``url`` filter counts them."""
-    path = posixpath.normpath("/" + url)[1:]
-    return tuple(path.split("/")) if path else ()
-
-
-def install(env: jinja2.Environment, across: bool = True, enabled: bool = True) -> NavCache:
+def install(env: jinja2.Environment, enabled: bool = True) -> NavCache:
     """``partials/nav.html`` rendered through a ``NavCache`` (``enabled=False``: the theme's
     navigation, for ``page_cache`` to cut pages at)."""
-    cache = NavCache(env, across=across)
+    cache = NavCache(env)
     cache.enabled = enabled
     if env.loader is not None:
         source = env.loader.get_source(env, NAV)[0]

@@ -239,14 +239,13 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         return files
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        """Material's navigation is derived from another page's (``nav_cache``: across sections
-        only with the theme's own templates), and with those the rest of the page too
-        (``page_cache``); the theme's compiled templates are kept in the cache directory."""
+        """Material's navigation is derived from a sibling page's (``nav_cache``), and with the
+        theme's own templates the rest of the page too (``page_cache``); the theme's compiled
+        templates are kept in the cache directory."""
         pages = accelerators.wanted("page_cache") and not config.theme.custom_dir
         if self.site is not None and config.theme.name == "material" and \
                 (accelerators.wanted("nav_cache") or pages):
-            nav = nav_cache.install(env, across=not config.theme.custom_dir,
-                                    enabled=accelerators.wanted("nav_cache"))
+            nav = nav_cache.install(env, enabled=accelerators.wanted("nav_cache"))
             if pages:
                 page_cache.install(env, nav)
         if self.cache_dir is not None and env.bytecode_cache is None:
