@@ -49,7 +49,7 @@ from generator.views.nav import (
     releases_list,
     site_nav,
 )
-from generator.views.search import PageEntries, ReleaseEntries, index_text, merged, release_entries
+from generator.views.search import SiteSearch
 from generator.views.site import RELEASES, releases_json
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
@@ -149,10 +149,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """What the last build left (``build.pipeline.build``): the plugin has ``on_startup``, so
         MkDocs keeps this instance across the rebuilds of ``mkdocs serve``; ``build`` starts
         afresh when the config changed."""
-        self._entries: dict[str, ReleaseEntries] = {}
-        """Search entries per generated release (version → its api and plan, the entries made
-        of them): a rebuild while serving recomputes only reloaded releases."""
-        self._pages: dict[str, PageEntries] = {}
+        self._search = SiteSearch()
+        """The search index's model-page entries and reshaped pages, kept across rebuilds."""
         self._sections: dict[str, list[dict[str, str]] | None] = {}
         """Each page's search entries by URL, in build order (``None``: Material's), kept across
         ``serve --dirty`` rebuilds."""
@@ -240,11 +238,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.remove(docs_home)
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
-        self._entries = release_entries(zip(self.site.apis, self.site.plans, strict=True), self._entries)
+        self._search.update(zip(self.site.apis, self.site.plans, strict=True), self.site.rendered)
         titles = nav_titles(config.nav or [])
-        self._pages = {url: page for known in self._entries.values() for url, page in known[2].items()}
-        urls = {file.url for file in files}  # pages gone since the last build leave the index
-        self._sections = {url: done for url, done in self._sections.items() if url in urls}
         for rel in self.site.pages:
             if files.get_file_from_path(rel) is not None:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
@@ -260,6 +255,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         releases = None if self._release_layout else releases_json(self.site.plans, self.site.titles)
         if releases is not None and files.get_file_from_path(RELEASES) is None:
             files.append(File.generated(config, RELEASES, content=releases))  # the release switcher's
+        # each page's entries kept (pages gone leave the index), in the order MkDocs builds them
+        self._sections = {f.url: self._sections.get(f.url) for f in files.documentation_pages()}
         return files
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
@@ -322,8 +319,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         path = Path(config.site_dir) / "search" / "search_index.json"
         if self.site is None or not path.is_file():
             return
-        index = merged(json.loads(path.read_text(encoding="utf-8")), self._sections)
-        write_file(path, index_text(index, self._pages))
+        write_file(path, self._search.text(json.loads(path.read_text(encoding="utf-8")), self._sections))
 
     def on_shutdown(self) -> None:
         self._until_shutdown.close()
