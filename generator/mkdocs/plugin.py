@@ -37,7 +37,7 @@ from generator.config import HISTORY_SCOPES, LAYOUTS, Release, SiteConfig, plugi
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import accelerators, nav_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
-from generator.output.restamp import restamp_built
+from generator.output.restamp import built_pages, restamp_built
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
 from generator.render.search_sections import page_sections
@@ -193,8 +193,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if self._in_memory:
             log.info(f"{len(self.site.pages)} pages generated")
         else:
-            if self._dirty and self.site.restamped:  # before sync_tree: see output.restamp
-                restamp_built(self._quiet_restamps(config), self.site.restamps)
+            if self._dirty and self.site.patchable:  # before sync_tree: see output.restamp
+                restamp_built(built_pages(self.pages_dir, Path(config.site_dir), self.site.patchable),
+                              self.site.restamps)
             written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages)
             log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
                      f"{removed} removed) in {self.pages_dir}")
@@ -204,14 +205,6 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if accelerators.wanted("headings_page") and not self._fast_headings:
             accelerators.turned_off("headings_page", "a sample page renders otherwise")
         return config
-
-    def _quiet_restamps(self, config: MkDocsConfig) -> list[tuple[Path, Path]]:
-        """(Markdown, HTML) of the restamped pages whose digest MkDocs passes through as it is."""
-        assert self.site is not None and self.pages_dir is not None
-        new = self.site.restamps.values()
-        return [(self.pages_dir / rel, Path(File(rel, "", config.site_dir, True).abs_dest_path))
-                for rel in self.site.restamped
-                if rel.endswith(".md") and raw_html.only_in_quiet_blocks(self.site.pages[rel], new)]
 
     def site_config(self, base_dir: Path) -> SiteConfig:
         """The build's config: the plugin's options, paths relative to ``base_dir`` (the config's

@@ -14,8 +14,8 @@ builds a page whose output is older than its source): a page patched halfway is 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Mapping
-from pathlib import Path
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path, PurePosixPath
 
 
 def restamp_file(path: Path, digests: Mapping[str, str]) -> bool:
@@ -54,3 +54,12 @@ def restamp_built(pages: Iterable[tuple[Path, Path]], digests: Mapping[str, str]
             restamp_file(output, digests)
             done.append(source)
     return done
+
+
+def built_pages(pages_dir: Path, site_dir: Path, pages: Iterable[str]) -> Iterator[tuple[Path, Path]]:
+    """(Markdown, built HTML) of each of ``pages`` (``a/b.md``) as MkDocs publishes it with
+    directory URLs (``a/b/index.html``; ``a/index.md`` and ``a/README.md``: ``a/index.html``)."""
+    for rel in pages:
+        path = PurePosixPath(rel)
+        html = path.parent if path.stem in ("index", "README") else path.with_suffix("")
+        yield pages_dir / rel, site_dir / html / "index.html"
