@@ -245,6 +245,11 @@ class _Run:
     """Per doc of ``out``: its weight, the length of its title and the title's first term."""
     counts: Counter[str]
     """How many titles and texts of ``out`` hold each term of ``SearchIndex``'s wanted terms."""
+    firsts: frozenset[str]
+    """The first terms of the titles: the boosts depend on their counts."""
+    text: str = ""
+    """The JSON of ``out`` with boosts (no brackets), for ``docs``: the number of docs then."""
+    docs_count: int = -1
 
 
 def _reshaped(page: str, docs: list[dict[str, Any]], entries: PageEntries | None,
@@ -271,7 +276,7 @@ def _reshaped(page: str, docs: list[dict[str, Any]], entries: PageEntries | None
         title = name if name is not None else html.unescape(str(doc.get("title", "")))
         terms = _tokens(title, separator)
         boosts.append((weight, len(title), terms[0] if terms else None))
-    return _Run(docs, entries, out, boosts, Counter())
+    return _Run(docs, entries, out, boosts, Counter(), frozenset(t for _, _, t in boosts if t))
 
 
 def _count(run: _Run, wanted: set[str], separator: re.Pattern[str]) -> Counter[str]:
@@ -297,15 +302,46 @@ class SearchIndex:
         """The terms the runs' counts were made for (a superset of the titles' first terms)."""
         self._total: Counter[str] = Counter()
 
+    def _forget(self) -> None:
+        self._runs, self._separator, self._wanted, self._total = {}, "", set(), Counter()
+
     def reshape(self, index: Mapping[str, Any], pages: Mapping[str, PageEntries],
                 sections: Mapping[str, list[dict[str, Any]] | None] | None = None) -> dict[str, Any]:
         """``index`` (Material's ``search_index.json`` data; with ``sections``, merged with the
         entries of the pages the plugin indexes itself: see ``_page_runs``) with the model pages
         of ``pages`` (keyed by their location, ``1.32/core/v1/pod/``) reshaped and boosts set."""
+        runs, count, _ = self._update(index, pages, sections)
+        return {**index, "docs": [doc for run in runs for doc in self._boosted(run, count)]}
+
+    def text(self, index: Mapping[str, Any], pages: Mapping[str, PageEntries],
+             sections: Mapping[str, list[dict[str, Any]] | None] | None = None) -> str:
+        """The ``search_index.json`` written for ``reshape``'s arguments: the JSON of a page's
+        docs is made again only when their boosts may have changed (the number of docs, or the
+        count of one of their titles' first terms)."""
+        try:
+            runs, count, changed = self._update(index, pages, sections)
+            for run in runs:
+                if run.docs_count != count or not run.firsts.isdisjoint(changed):
+                    run.text = _json(self._boosted(run, count))[1:-1]
+                    run.docs_count = count
+        except BaseException:
+            self._forget()  # the kept texts may not match the counts
+            raise
+        docs = ",".join(run.text for run in runs if run.text)
+        parts = [f"{_json(key)}:{f'[{docs}]' if key == 'docs' else _json(value)}"
+                 for key, value in {**index, "docs": None}.items()]
+        return "{" + ",".join(parts) + "}"
+
+    def _update(self, index: Mapping[str, Any], pages: Mapping[str, PageEntries],
+                sections: Mapping[str, list[dict[str, Any]] | None] | None
+                ) -> tuple[list[_Run], int, set[str]]:
+        """The runs of the index now (those of the last call where the same), the number of
+        docs and the terms whose counts may have changed."""
         pattern = str(index.get("config", {}).get("separator", DEFAULT_SEPARATOR))
         separator = re.compile(pattern)
         if pattern != self._separator:
-            self._runs, self._separator, self._wanted, self._total = {}, pattern, set(), Counter()
+            self._forget()
+            self._separator = pattern
         runs: dict[tuple[str, int], _Run] = {}
         for key, docs in _page_runs(index, sections):
             entries = pages.get(key[0])
@@ -313,33 +349,35 @@ class SearchIndex:
             if run is None or run.entries != entries or run.docs != docs:
                 run = _reshaped(key[0], docs, entries, separator)
             runs[key] = run
-        wanted = {term for run in runs.values() for _, _, term in run.boosts if term}
+        wanted = set().union(*(run.firsts for run in runs.values()))
         if not wanted <= self._wanted:  # counts of every run for the new terms
             self._wanted, self._total, self._runs = wanted, Counter(), {}
+        changed: set[str] = set()
         for key, run in self._runs.items():
             if runs.get(key) is not run:
                 self._total.subtract(run.counts)
+                changed.update(run.counts)
         for key, run in runs.items():
             if self._runs.get(key) is not run:
                 run.counts = _count(run, self._wanted, separator)
                 self._total.update(run.counts)
+                changed.update(run.counts)
         self._runs = runs
-        count = sum(len(run.out) for run in runs.values())
-        out = []
-        for run in runs.values():
-            for doc, (weight, length, term) in zip(run.out, run.boosts, strict=True):
-                if term:
-                    n = self._total[term]
-                    idf = math.log(1 + abs((count - n + 0.5) / (n + 0.5)))
-                    doc = {**doc, "boost": round(weight * 10 / (max(idf, 0.1) * max(length, 1)), 4)}
-                out.append(doc)
-        return {**index, "docs": out}
+        return list(runs.values()), sum(len(run.out) for run in runs.values()), changed
 
-    def text(self, index: Mapping[str, Any], pages: Mapping[str, PageEntries],
-             sections: Mapping[str, list[dict[str, Any]] | None] | None = None) -> str:
-        """The ``search_index.json`` written for ``reshape``'s arguments."""
-        return json.dumps(self.reshape(index, pages, sections), ensure_ascii=False,
-                          separators=(",", ":"))
+    def _boosted(self, run: _Run, count: int) -> list[dict[str, Any]]:
+        out = []
+        for doc, (weight, length, term) in zip(run.out, run.boosts, strict=True):
+            if term:
+                n = self._total[term]
+                idf = math.log(1 + abs((count - n + 0.5) / (n + 0.5)))
+                doc = {**doc, "boost": round(weight * 10 / (max(idf, 0.1) * max(length, 1)), 4)}
+            out.append(doc)
+        return out
+
+
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[str, Any]:
