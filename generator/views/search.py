@@ -352,17 +352,17 @@ class SearchIndex:
         wanted = set().union(*(run.firsts for run in runs.values()))
         if not wanted <= self._wanted:  # counts of every run for the new terms
             self._wanted, self._total, self._runs = wanted, Counter(), {}
-        changed: set[str] = set()
+        delta: Counter[str] = Counter()
         for key, run in self._runs.items():
             if runs.get(key) is not run:
-                self._total.subtract(run.counts)
-                changed.update(run.counts)
+                delta.subtract(run.counts)
         for key, run in runs.items():
             if self._runs.get(key) is not run:
                 run.counts = _count(run, self._wanted, separator)
-                self._total.update(run.counts)
-                changed.update(run.counts)
+                delta.update(run.counts)
+        self._total.update(delta)
         self._runs = runs
+        changed = {term for term, n in delta.items() if n}
         return list(runs.values()), sum(len(run.out) for run in runs.values()), changed
 
     def _boosted(self, run: _Run, count: int) -> list[dict[str, Any]]:
