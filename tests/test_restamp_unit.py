@@ -51,3 +51,18 @@ def test_restamp_built_only_where_the_output_is_current(tmp_path: Path) -> None:
     assert (tmp_path / "current.html").read_text(encoding="utf-8") == f"html {NEW}"
     assert (tmp_path / "current.html").stat().st_mtime_ns >= (tmp_path / "current.md").stat().st_mtime_ns
     assert (tmp_path / "stale.md").read_text(encoding="utf-8") == f"md {OLD}"
+
+
+def test_restamp_file_again_writes_where_it_wrote_or_reads_a_changed_file(tmp_path: Path) -> None:
+    """A second restamp of an unchanged file writes where the first did; a file written since
+    (the digest elsewhere) is read again."""
+    third = "c" * 64
+    page = tmp_path / "page.html"
+    page.write_text(f"<p>{OLD}</p><p>x {OLD}</p>", encoding="utf-8")
+    assert restamp_file(page, {OLD: NEW})
+    assert restamp_file(page, {NEW: third})
+    assert page.read_text(encoding="utf-8") == f"<p>{third}</p><p>x {third}</p>"
+    page.write_text(f"<p>xx {third}</p><p>{third}</p>", encoding="utf-8")  # same size, moved
+    assert restamp_file(page, {third: OLD})
+    assert page.read_text(encoding="utf-8") == f"<p>xx {OLD}</p><p>{OLD}</p>"
+    assert not restamp_file(page, {NEW: third})

@@ -211,11 +211,12 @@ def _page_runs(index: Mapping[str, Any], sections: Mapping[str, list[dict[str, A
     indexed it): those pages' entries in that order, then the rest of Material's by page."""
     docs = index.get("docs", [])
     runs: list[tuple[tuple[str, int], list[dict[str, Any]]]] = []
-    seen: Counter[str] = Counter()
+    seen: dict[str, int] = {}
 
     def add(page: str, run: list[dict[str, Any]]) -> None:
-        runs.append(((page, seen[page]), run))
-        seen[page] += 1
+        n = seen.get(page, 0)
+        runs.append(((page, n), run))
+        seen[page] = n + 1
 
     if sections is None:
         for page, group in itertools.groupby(docs, lambda d: str(d.get("location", "")).partition("#")[0]):
@@ -327,10 +328,17 @@ class SearchIndex:
         except BaseException:
             self._forget()  # the kept texts may not match the counts
             raise
-        docs = ",".join(run.text for run in runs if run.text)
-        parts = [f"{_json(key)}:{f'[{docs}]' if key == 'docs' else _json(value)}"
-                 for key, value in {**index, "docs": None}.items()]
-        return "{" + ",".join(parts) + "}"
+        parts = ["{"]
+        for key, value in {**index, "docs": None}.items():
+            parts.append(f"{',' if len(parts) > 1 else ''}{_json(key)}:")
+            if key != "docs":
+                parts.append(_json(value))
+                continue
+            parts.append("[")
+            parts.append(",".join(run.text for run in runs if run.text))
+            parts.append("]")
+        parts.append("}")
+        return "".join(parts)
 
     def _update(self, index: Mapping[str, Any], pages: Mapping[str, PageEntries],
                 sections: Mapping[str, list[dict[str, Any]] | None] | None
