@@ -37,7 +37,7 @@ from generator.config import HISTORY_SCOPES, LAYOUTS, Release, SiteConfig, plugi
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import accelerators, nav_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
-from generator.output.restamp import built_pages, restamp_built
+from generator.output.restamp import restamp_site
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
 from generator.render.search_sections import page_sections
@@ -193,10 +193,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if self._in_memory:
             log.info(f"{len(self.site.pages)} pages generated")
         else:
-            if self._dirty and self.site.patchable:  # before sync_tree: see output.restamp
-                restamp_built(built_pages(self.pages_dir, Path(config.site_dir), self.site.patchable),
-                              self.site.restamps)
-            written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages)
+            patched = restamp_site(self.pages_dir, Path(config.site_dir), self.site.patchable,
+                                   self.site.restamps) if self._dirty else set()
+            written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages, patched)
             log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
                      f"{removed} removed) in {self.pages_dir}")
         config.nav = site_nav(config.nav, self.site.nav, self._release_layout,

@@ -14,7 +14,7 @@ builds a page whose output is older than its source): a page patched halfway is 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
 
 _PLACES: dict[Path, tuple[int, int, tuple[tuple[int, bytes], ...]]] = {}
@@ -80,10 +80,15 @@ def restamp_built(pages: Iterable[tuple[Path, Path]], digests: Mapping[str, str]
     return done
 
 
-def built_pages(pages_dir: Path, site_dir: Path, pages: Iterable[str]) -> Iterator[tuple[Path, Path]]:
-    """(Markdown, built HTML) of each of ``pages`` (``a/b.md``) as MkDocs publishes it with
-    directory URLs (``a/b/index.html``; ``a/index.md`` and ``a/README.md``: ``a/index.html``)."""
+def restamp_site(pages_dir: Path, site_dir: Path, pages: Iterable[str],
+                 digests: Mapping[str, str]) -> set[str]:
+    """``restamp_built`` of ``pages`` (``a/b.md``) below ``pages_dir`` and their HTML as MkDocs
+    publishes it with directory URLs (``a/b/index.html``; ``a/index.md`` and ``a/README.md``:
+    ``a/index.html``) below ``site_dir``; returns the pages done."""
+    by_source = {}
     for rel in pages:
         path = PurePosixPath(rel)
         html = path.parent if path.stem in ("index", "README") else path.with_suffix("")
-        yield pages_dir / rel, site_dir / html / "index.html"
+        by_source[pages_dir / rel] = (rel, site_dir / html / "index.html")
+    done = restamp_built(((source, html) for source, (_, html) in by_source.items()), digests)
+    return {by_source[source][0] for source in done}

@@ -15,7 +15,7 @@ import functools
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
@@ -169,12 +169,14 @@ it was last written or found."""
 
 
 @_disk_errors
-def sync_tree(out_dir: Path, pages: Mapping[str, str]) -> tuple[int, int, int]:
+def sync_tree(out_dir: Path, pages: Mapping[str, str], current: Collection[str] = ()
+              ) -> tuple[int, int, int]:
     """Update ``out_dir`` in place; returns (written, unchanged, removed).
 
     A page whose text is the very object the previous call synced (``generate`` reuses the pages
-    of its memo) and whose file kept its mtime and size is not read again; when the previous
-    call synced the same pages, none can be stale and the tree is not walked."""
+    of its memo) and whose file kept its mtime and size, or a page of ``current`` (known to be
+    on disk as given: ``output.restamp``) is not read again; when the previous call synced the
+    same pages, none can be stale and the tree is not walked."""
     out_dir.mkdir(parents=True, exist_ok=True)
     known = _SYNCED.pop(out_dir, {})
     _SYNCED.clear()
@@ -187,16 +189,19 @@ def sync_tree(out_dir: Path, pages: Mapping[str, str]) -> tuple[int, int, int]:
             unchanged += 1
             synced[rel] = previous
             continue
-        data = text.encode("utf-8")
-        try:
-            same = target.read_bytes() == data
-        except OSError:
-            same = False
-        if same:
+        if rel in current:
             unchanged += 1
         else:
-            atomic_write(target, data)
-            written += 1
+            data = text.encode("utf-8")
+            try:
+                same = target.read_bytes() == data
+            except OSError:
+                same = False
+            if same:
+                unchanged += 1
+            else:
+                atomic_write(target, data)
+                written += 1
         stamp = _stamp(target)
         if stamp is not None:
             synced[rel] = (target, text, *stamp)
