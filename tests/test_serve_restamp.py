@@ -136,5 +136,7 @@ def test_search_index_after_edits_equals_full_builds(tmp_path: Path) -> None:
             index = "search/search_index.json"
             full = full_build(config_file, tmp_path / f"full{step}")
             assert (served / index).read_bytes() == (full / index).read_bytes(), edit
+            head = json.loads((full / index).read_text(encoding="utf-8"))["docs"][0]
+            assert head["location"] == ""  # pages in the order MkDocs builds them: the home first
     finally:
         first.plugins.on_shutdown()

@@ -248,7 +248,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if releases is not None and files.get_file_from_path(RELEASES) is None:
             files.append(File.generated(config, RELEASES, content=releases))  # the release switcher's
         # each page's entries kept (pages gone leave the index), in the order MkDocs builds them
-        self._sections = {f.url: self._sections.get(f.url) for f in files.documentation_pages()}
+        urls = [f.url.removeprefix("./") for f in files.documentation_pages()]  # as page.url
+        self._sections = {url: self._sections.get(url) for url in urls}
         return files
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
