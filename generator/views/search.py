@@ -244,8 +244,9 @@ class _Run:
     """The reshaped docs, without boosts."""
     boosts: list[tuple[float, int, str | None]]
     """Per doc of ``out``: its weight, the length of its title and the title's first term."""
-    counts: Counter[str]
-    """How many titles and texts of ``out`` hold each term of ``SearchIndex``'s wanted terms."""
+    found: list[str]
+    """Each term of ``SearchIndex``'s wanted terms once per title and per text of ``out`` that
+    holds it (lunr's document frequency, per field)."""
     firsts: frozenset[str]
     """The first terms of the titles: the boosts depend on their counts."""
     text: str = ""
@@ -277,17 +278,16 @@ def _reshaped(page: str, docs: list[dict[str, Any]], entries: PageEntries | None
         title = name if name is not None else html.unescape(str(doc.get("title", "")))
         terms = _tokens(title, separator)
         boosts.append((weight, len(title), terms[0] if terms else None))
-    return _Run(docs, entries, out, boosts, Counter(), frozenset(t for _, _, t in boosts if t))
+    return _Run(docs, entries, out, boosts, [], frozenset(t for _, _, t in boosts if t))
 
 
-def _count(run: _Run, wanted: set[str], separator: re.Pattern[str]) -> Counter[str]:
-    """Per term of ``wanted``, the titles and texts of ``run`` that hold it (lunr's document
-    frequency, per field)."""
+def _found(run: _Run, wanted: set[str], separator: re.Pattern[str]) -> list[str]:
+    """``_Run.found`` for ``wanted``."""
     found: list[str] = []
     for doc in run.out:
         found += wanted.intersection(_tokens(str(doc.get("title", "")), separator))
         found += wanted.intersection(_tokens(str(doc.get("text", "")), separator))
-    return Counter(found)
+    return found
 
 
 class SearchIndex:
@@ -360,32 +360,32 @@ class SearchIndex:
         wanted = set().union(*(run.firsts for run in runs.values()))
         if not wanted <= self._wanted:  # counts of every run for the new terms
             self._wanted, self._total, self._runs = wanted, Counter(), {}
-        delta: Counter[str] = Counter()
-        for key, run in self._runs.items():
-            if runs.get(key) is not run:
-                delta.subtract(run.counts)
         for key, run in runs.items():
             if self._runs.get(key) is not run:
-                run.counts = _count(run, self._wanted, separator)
-                delta.update(run.counts)
-        self._total.update(delta)
+                run.found = _found(run, self._wanted, separator)
+        delta = Counter(itertools.chain.from_iterable(
+            run.found for key, run in runs.items() if self._runs.get(key) is not run))
+        delta.subtract(Counter(itertools.chain.from_iterable(
+            run.found for key, run in self._runs.items() if runs.get(key) is not run)))
+        if self._total:
+            self._total.update(delta)
+        else:
+            self._total = delta
         self._runs = runs
         changed = {term for term, n in delta.items() if n}
         return list(runs.values()), sum(len(run.out) for run in runs.values()), changed
 
     def _boosted(self, run: _Run, count: int) -> list[dict[str, Any]]:
-        out = []
+        """``run.out``, each doc's boost set (in place: the docs are the run's own copies)."""
         for doc, (weight, length, term) in zip(run.out, run.boosts, strict=True):
             if term:
                 n = self._total[term]
                 idf = math.log(1 + abs((count - n + 0.5) / (n + 0.5)))
-                doc = {**doc, "boost": round(weight * 10 / (max(idf, 0.1) * max(length, 1)), 4)}
-            out.append(doc)
-        return out
+                doc["boost"] = round(weight * 10 / (max(idf, 0.1) * max(length, 1)), 4)
+        return run.out
 
 
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+_json = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[str, Any]:
