@@ -231,9 +231,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
         self._search.update(zip(self.site.apis, self.site.plans, strict=True), self.site.rendered)
-        titles = nav_titles(config.nav or [])
+        titles, theirs = nav_titles(config.nav or []), set(files.src_uris)
         for rel in self.site.pages:
-            if files.get_file_from_path(rel) is not None:
+            if rel in theirs:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
                                   "overwritten by a generated page")
             file = File.generated(config, rel, content=self.site.pages[rel]) if self._in_memory \
