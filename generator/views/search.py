@@ -10,7 +10,9 @@ the plugin reshapes the index it wrote (``reshape``, pure: data in, data out):
   every longer name it prefixes (``podOS``, ``podIP``). A title's weight is divided by its
   term's idf and by its length: among the titles a prefix matches, the shortest (the exact
   name) wins; rows and functions weigh less than pages, change-page sections less still.
-``index_text`` is the file's text.
+``index_text`` is the file's text. ``SearchIndex`` keeps each page's reshaped entries between
+the builds of ``mkdocs serve`` and redoes only the pages that changed (the same text as a first
+call's); ``SiteSearch`` is what the plugin keeps of it all.
 """
 
 from __future__ import annotations
