@@ -58,3 +58,14 @@ def test_kept_index_after_changes_equals_a_first_calls() -> None:
     for step in steps:
         step()
         assert kept.text(index, pages, ours) == fresh(index, pages, ours)
+
+
+def test_reshape_then_text_equals_a_first_calls() -> None:
+    pages = {"1.32/pod/": entries("Pod", ("spec",))}
+    ours: dict[str, list[dict[str, str]] | None] = {"1.32/pod/": sections("1.32/pod/", "Pod", "A pod.")}
+    index = {"config": CONFIG, "docs": []}
+    kept = SearchIndex()
+    kept.text(index, pages, ours)
+    ours["1.32/node/"] = sections("1.32/node/", "Node", "pod pod")
+    kept.reshape(index, pages, ours)
+    assert kept.text(index, pages, ours) == fresh(index, pages, ours)

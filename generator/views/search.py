@@ -252,7 +252,8 @@ class _Run:
     firsts: frozenset[str]
     """The first terms of the titles: the boosts depend on their counts."""
     text: str = ""
-    """The JSON of ``out`` with boosts (no brackets), for ``docs``: the number of docs then."""
+    """The JSON of ``out`` with boosts (no brackets), made when the index had ``docs_count``
+    docs (-1: to be made)."""
     docs_count: int = -1
 
 
@@ -313,7 +314,13 @@ class SearchIndex:
         """``index`` (Material's ``search_index.json`` data; with ``sections``, merged with the
         entries of the pages the plugin indexes itself: see ``_page_runs``) with the model pages
         of ``pages`` (keyed by their location, ``1.32/core/v1/pod/``) reshaped and boosts set."""
-        runs, count, _ = self._update(index, pages, sections)
+        try:
+            runs, count, _ = self._update(index, pages, sections)
+        except BaseException:
+            self._forget()
+            raise
+        for run in runs:
+            run.docs_count = -1  # ``text`` makes each page's JSON again
         return {**index, "docs": [doc for run in runs for doc in self._boosted(run, count)]}
 
     def text(self, index: Mapping[str, Any], pages: Mapping[str, PageEntries],
