@@ -160,6 +160,9 @@ def restamp_text(text: str, digests: Mapping[str, str]) -> str:
     another word) replaced by its value; ``text`` itself when none occurs."""
     if not any(d in text for d in digests):
         return text
+    if len(digests) == 1:  # the same, faster
+        ((old, new),) = digests.items()
+        return text.replace(old, new)
     return re.sub("|".join(map(re.escape, digests)), lambda m: digests[m.group(0)], text)
 
 

@@ -24,6 +24,7 @@ from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
 from generator.render.env import template_error
 from generator.render.pages import SectionHook, render_changes, render_indexes, render_models
+from generator.render.raw_html import only_in_quiet_blocks
 from generator.sources import SourceOptions
 from generator.views.builder_section import builders_hook
 from generator.views.changes import ChangesPage, changes_page, changes_path
@@ -94,7 +95,7 @@ def _build(config: SiteConfig, state: SiteState | None, progress: Callable[[str]
         state = None
     digests = {v: release_digest(r, config.sources) for v, r in config.loaded().items()}
     if state is not None and state.digests == digests:
-        return replace(state.site, rendered=[], restamps={}, restamped=[]), state
+        return replace(state.site, rendered=[], restamps={}, restamped=[], patchable=[]), state
     reuse = {v: r for v, r in state.loaded.items() if r.digest == digests[v]} if state else {}
     loaded = _load(config, progress, digests, reuse)
     todo: PageDependencies | None = None
@@ -108,7 +109,7 @@ def _build(config: SiteConfig, state: SiteState | None, progress: Callable[[str]
         if state is not None:
             restamp(site, {state.loaded[v].api.sha256: r.api.sha256 for v, r in loaded.items()
                            if state.loaded[v].api.sha256 and state.loaded[v].api.sha256 != r.api.sha256},
-                    state.site.pages)
+                    state.site)
     return site, SiteState(loaded, site, key)
 
 
@@ -127,18 +128,22 @@ def generate(releases: Iterable[Release], options: SourceOptions | None = None, 
     return site
 
 
-def restamp(site: GeneratedSite, digests: Mapping[str, str], previous: Mapping[str, str]) -> None:
-    """Pages kept from the previous build (``previous``: its pages) of a release whose source
-    changed still name its old sha256 (the model pages' source footer): name the new one. Every
-    page of that release shows the digest, so this keeps an edit from rendering them all again.
+def restamp(site: GeneratedSite, digests: Mapping[str, str], previous: GeneratedSite) -> None:
+    """Pages kept from the previous build (``previous``) of a release whose source changed
+    still name its old sha256 (the model pages' source footer): name the new one. Every page of
+    that release shows the digest, so this keeps an edit from rendering them all again.
     Records the digests and the pages, kept or rendered, whose only change is the digest
-    (``GeneratedSite.restamps``, ``restamped``)."""
+    (``GeneratedSite.restamps``, ``restamped``), and of those the ``patchable`` ones: a page
+    patchable after the previous edit of the same release still is (the digest it shows is where
+    the previous one was), the others are looked at."""
     if not digests:
         return
     site.restamps = dict(digests)
     fresh = set(site.rendered)
+    new = list(digests.values())
+    known = set(previous.patchable) if set(previous.restamps.values()) == set(digests) else set()
     for path, text in site.pages.items():
-        old = previous.get(path)
+        old = previous.pages.get(path)
         stamped = restamp_text(old, digests) if old is not None else None
         if stamped is None or stamped is old:
             continue
@@ -147,6 +152,8 @@ def restamp(site: GeneratedSite, digests: Mapping[str, str], previous: Mapping[s
         elif text != stamped:
             continue
         site.restamped.append(path)
+        if path.endswith(".md") and (path in known or only_in_quiet_blocks(stamped, new)):
+            site.patchable.append(path)
 
 
 def _apis(loaded: dict[str, LoadedRelease]) -> ReleaseApis:

@@ -34,6 +34,9 @@ class GeneratedSite:
     """Pages whose only change from the previous site is that digest (kept pages, and rendered
     ones that came out the same): ``restamps`` applied to the previous text (``mkdocs serve
     --dirty`` patches their built HTML the same way, ``output.restamp``)."""
+    patchable: list[str] = field(default_factory=list)
+    """The Markdown pages of ``restamped`` where the digest is only in blocks search does not
+    read (``render.raw_html.only_in_quiet_blocks``): their built HTML may be patched."""
 
 
 class LoadedRelease:

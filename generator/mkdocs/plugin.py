@@ -37,7 +37,7 @@ from generator.config import HISTORY_SCOPES, LAYOUTS, PLUGIN_DEFAULTS, SiteConfi
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import accelerators, nav_cache, page_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
-from generator.output.restamp import restamp_built
+from generator.output.restamp import restamp_site
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
 from generator.render.search_sections import page_sections
@@ -48,7 +48,7 @@ from generator.views.nav import (
     releases_list,
     site_nav,
 )
-from generator.views.search import PageEntries, ReleaseEntries, index_text, merged, release_entries
+from generator.views.search import SiteSearch
 from generator.views.site import RELEASES, releases_json
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
@@ -132,10 +132,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         """What the last build left (``build.pipeline.build``): the plugin has ``on_startup``, so
         MkDocs keeps this instance across the rebuilds of ``mkdocs serve``; ``build`` starts
         afresh when the config changed."""
-        self._entries: dict[str, ReleaseEntries] = {}
-        """Search entries per generated release (version → its api and plan, the entries made
-        of them): a rebuild while serving recomputes only reloaded releases."""
-        self._pages: dict[str, PageEntries] = {}
+        self._search = SiteSearch()
+        """The search index's model-page entries and reshaped pages, kept across rebuilds."""
         self._sections: dict[str, list[dict[str, str]] | None] = {}
         """Each page's search entries by URL, in build order (``None``: Material's), kept across
         ``serve --dirty`` rebuilds."""
@@ -178,9 +176,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if self._in_memory:
             log.info(f"{len(self.site.pages)} pages generated")
         else:
-            if self._dirty and self.site.restamped:  # before sync_tree: see output.restamp
-                restamp_built(self._quiet_restamps(config), self.site.restamps)
-            written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages)
+            patched = restamp_site(self.pages_dir, Path(config.site_dir), self.site.patchable,
+                                   self.site.restamps) if self._dirty else set()
+            written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages, patched)
             log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
                      f"{removed} removed) in {self.pages_dir}")
         config.nav = site_nav(config.nav, self.site.nav, self._release_layout,
@@ -189,14 +187,6 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         if accelerators.wanted("headings_page") and not self._fast_headings:
             accelerators.turned_off("headings_page", "a sample page renders otherwise")
         return config
-
-    def _quiet_restamps(self, config: MkDocsConfig) -> list[tuple[Path, Path]]:
-        """(Markdown, HTML) of the restamped pages whose digest MkDocs passes through as it is."""
-        assert self.site is not None and self.pages_dir is not None
-        new = self.site.restamps.values()
-        return [(self.pages_dir / rel, Path(File(rel, "", config.site_dir, True).abs_dest_path))
-                for rel in self.site.restamped
-                if rel.endswith(".md") and raw_html.only_in_quiet_blocks(self.site.pages[rel], new)]
 
     def site_config(self, base_dir: Path) -> SiteConfig:
         """The build's config: the plugin's options, paths relative to ``base_dir`` (the config's
@@ -216,13 +206,10 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.remove(docs_home)
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
-        self._entries = release_entries(zip(self.site.apis, self.site.plans, strict=True), self._entries)
-        titles = nav_titles(config.nav or [])
-        self._pages = {url: page for known in self._entries.values() for url, page in known[2].items()}
-        urls = {file.url for file in files}  # pages gone since the last build leave the index
-        self._sections = {url: done for url, done in self._sections.items() if url in urls}
+        self._search.update(zip(self.site.apis, self.site.plans, strict=True), self.site.rendered)
+        titles, theirs = nav_titles(config.nav or []), set(files.src_uris)
         for rel in self.site.pages:
-            if files.get_file_from_path(rel) is not None:
+            if rel in theirs:
                 raise PluginError(f"k8s-api-docs: {rel} exists in docs_dir and would be "
                                   "overwritten by a generated page")
             file = File.generated(config, rel, content=self.site.pages[rel]) if self._in_memory \
@@ -236,6 +223,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         releases = None if self._release_layout else releases_json(self.site.plans, self.site.titles)
         if releases is not None and files.get_file_from_path(RELEASES) is None:
             files.append(File.generated(config, RELEASES, content=releases))  # the release switcher's
+        # each page's entries kept (pages gone leave the index), in the order MkDocs builds them
+        urls = [f.url.removeprefix("./") for f in files.documentation_pages()]  # as page.url
+        self._sections = {url: self._sections.get(url) for url in urls}
         return files
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
@@ -301,8 +291,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         path = Path(config.site_dir) / "search" / "search_index.json"
         if self.site is None or not path.is_file():
             return
-        index = merged(json.loads(path.read_text(encoding="utf-8")), self._sections)
-        write_file(path, index_text(index, self._pages))
+        write_file(path, self._search.text(json.loads(path.read_text(encoding="utf-8")), self._sections))
 
     def on_shutdown(self) -> None:
         self._until_shutdown.close()

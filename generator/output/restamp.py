@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
+
+_PLACES: dict[Path, tuple[int, int, tuple[tuple[int, bytes], ...]]] = {}
+"""Per file this process restamped: its mtime and size after the patch, and where it wrote
+which digest (the next restamp of the file, unchanged, writes there without reading it)."""
 
 
 def restamp_file(path: Path, digests: Mapping[str, str]) -> bool:
@@ -25,19 +29,39 @@ def restamp_file(path: Path, digests: Mapping[str, str]) -> bool:
     assert all(len(k) == len(v) for k, v in old.items()), "digests of one length"
     fd = os.open(path, os.O_RDWR)
     try:
-        data = b""
-        while chunk := os.read(fd, 1 << 20):
-            data += chunk
-        found = False
-        for key, value in old.items():
-            at = data.find(key)
-            while at >= 0:
-                os.pwrite(fd, value, at)
-                found = True
-                at = data.find(key, at + len(key))
-        return found
+        places = _known_places(fd, path, old)
+        if places is None:
+            data = b""
+            while chunk := os.read(fd, 1 << 20):
+                data += chunk
+            places = []
+            for key, value in old.items():
+                at = data.find(key)
+                while at >= 0:
+                    places.append((at, value))
+                    at = data.find(key, at + len(key))
+        for at, value in places:
+            os.pwrite(fd, value, at)
+        if places:
+            stat = os.fstat(fd)
+            _PLACES[path] = (stat.st_mtime_ns, stat.st_size, tuple(places))
+        return bool(places)
     finally:
         os.close(fd)
+
+
+def _known_places(fd: int, path: Path, old: Mapping[bytes, bytes]) -> list[tuple[int, bytes]] | None:
+    """Where to write, from the last restamp of ``path``: when the file is as it left it and
+    the digests replaced now are those it wrote (then they are where it wrote them, only)."""
+    known = _PLACES.get(path)
+    if known is None or {value for _, value in known[2]} != old.keys():
+        return None
+    stat = os.fstat(fd)
+    if (stat.st_mtime_ns, stat.st_size) != known[:2]:
+        return None
+    if any(os.pread(fd, len(value), at) != value for at, value in known[2]):
+        return None
+    return [(at, old[value]) for at, value in known[2]]
 
 
 def restamp_built(pages: Iterable[tuple[Path, Path]], digests: Mapping[str, str]) -> list[Path]:
@@ -54,3 +78,17 @@ def restamp_built(pages: Iterable[tuple[Path, Path]], digests: Mapping[str, str]
             restamp_file(output, digests)
             done.append(source)
     return done
+
+
+def restamp_site(pages_dir: Path, site_dir: Path, pages: Iterable[str],
+                 digests: Mapping[str, str]) -> set[str]:
+    """``restamp_built`` of ``pages`` (``a/b.md``) below ``pages_dir`` and their HTML as MkDocs
+    publishes it with directory URLs (``a/b/index.html``; ``a/index.md`` and ``a/README.md``:
+    ``a/index.html``) below ``site_dir``; returns the pages done."""
+    by_source = {}
+    for rel in pages:
+        path = PurePosixPath(rel)
+        html = path.parent if path.stem in ("index", "README") else path.with_suffix("")
+        by_source[pages_dir / rel] = (rel, site_dir / html / "index.html")
+    done = restamp_built(((source, html) for source, (_, html) in by_source.items()), digests)
+    return {by_source[source][0] for source in done}

@@ -15,7 +15,7 @@ import functools
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
@@ -163,53 +163,59 @@ def refuse_foreign(path: Path) -> None:
         raise UsageError(f"{path} exists and was not written by k8s-api-docs; refusing to replace it")
 
 
-_SYNCED: dict[Path, dict[Path, tuple[str, int, int]]] = {}
-"""For the last ``sync_tree`` directory of this process: file → (text, mtime_ns, size) as it
-wrote or checked it."""
+_SYNCED: dict[Path, dict[str, tuple[Path, str, int, int]]] = {}
+"""For the last ``sync_tree`` directory of this process: page → (file, text, mtime_ns, size) as
+it was last written or found."""
 
 
 @_disk_errors
-def sync_tree(out_dir: Path, pages: Mapping[str, str]) -> tuple[int, int, int]:
+def sync_tree(out_dir: Path, pages: Mapping[str, str], current: Collection[str] = ()
+              ) -> tuple[int, int, int]:
     """Update ``out_dir`` in place; returns (written, unchanged, removed).
 
     A page whose text is the very object the previous call synced (``generate`` reuses the pages
-    of its memo) and whose file kept its mtime and size is not read again."""
+    of its memo) and whose file kept its mtime and size, or a page of ``current`` (known to be
+    on disk as given: ``output.restamp``) is not read again; when the previous call synced the
+    same pages, none can be stale and the tree is not walked."""
     out_dir.mkdir(parents=True, exist_ok=True)
     known = _SYNCED.pop(out_dir, {})
     _SYNCED.clear()
-    synced: dict[Path, tuple[str, int, int]] = {}
+    synced: dict[str, tuple[Path, str, int, int]] = {}
     written = unchanged = 0
-    wanted = set()
     for rel, text in pages.items():
-        target = out_dir / check_relative(rel)
-        wanted.add(target)
-        previous = known.get(target)
-        if previous is not None and previous[0] is text and _stamp(target) == previous[1:]:
+        previous = known.get(rel)
+        target = out_dir / check_relative(rel) if previous is None else previous[0]
+        if previous is not None and previous[1] is text and _stamp(target) == previous[2:]:
             unchanged += 1
-            synced[target] = previous
+            synced[rel] = previous
             continue
-        data = text.encode("utf-8")
-        try:
-            same = target.read_bytes() == data
-        except OSError:
-            same = False
-        if same:
+        if rel in current:
             unchanged += 1
         else:
-            atomic_write(target, data)
-            written += 1
+            data = text.encode("utf-8")
+            try:
+                same = target.read_bytes() == data
+            except OSError:
+                same = False
+            if same:
+                unchanged += 1
+            else:
+                atomic_write(target, data)
+                written += 1
         stamp = _stamp(target)
         if stamp is not None:
-            synced[target] = (text, *stamp)
-    removed = _remove_stale(out_dir, wanted)
-    atomic_write(out_dir / MANAGED_MARKER, MARKER_TEXT)
+            synced[rel] = (target, text, *stamp)
+    removed = 0
+    if known.keys() != pages.keys():
+        removed = _remove_stale(out_dir, {entry[0] for entry in synced.values()})
+        atomic_write(out_dir / MANAGED_MARKER, MARKER_TEXT)
     _SYNCED[out_dir] = synced
     return written, unchanged, removed
 
 
 def _stamp(path: Path) -> tuple[int, int] | None:
     try:
-        stat = path.stat()
+        stat = os.stat(path)
     except OSError:
         return None
     return stat.st_mtime_ns, stat.st_size
