@@ -78,6 +78,17 @@ def test_worker_builds_equal_subprocess_builds(tmp_path: Path, workers: int) -> 
     assert all("hook ran for b" not in outputs[v] for v in ("a", "c"))
 
 
+def test_a_worker_sees_the_callers_environment_now(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fork server keeps the environment it started with; a build sees this process's as it
+    is when the build starts (here ``SOURCE_DATE_EPOCH``, the build date MkDocs writes)."""
+    assert all(r.ok for r in run_builds([project(tmp_path / "first", "a")], 1, pool=True))
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1600000000")
+    [result] = run_builds([project(tmp_path / "second", "a")], 1, pool=True)
+    assert result.ok, result.output
+    assert "2020-09-13 12:26:40" in (tmp_path / "second" / "a" / "site" / "index.html").read_text()
+
+
 def test_a_failing_build_fails_alone_with_its_output(tmp_path: Path) -> None:
     good = project(tmp_path, "good")
     bad = project(tmp_path, "bad", "# Home\n\n[broken](missing.md)\n")

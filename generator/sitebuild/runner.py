@@ -153,7 +153,8 @@ def _run_in_workers(jobs: Sequence[BuildJob], workers: int,
             while pending and len(running) < max(1, workers):
                 job = pending.pop(0)
                 capture = tempfile.NamedTemporaryFile(prefix="build-", suffix=".log")  # noqa: SIM115
-                process = context.Process(target=_build_in_worker, args=(job, capture.name))
+                process = context.Process(target=_build_in_worker,
+                                          args=(job, capture.name, dict(os.environ)))
                 start = time.perf_counter()
                 process.start()
                 running[process.sentinel] = (job, process, capture, start)
@@ -202,9 +203,10 @@ def quiet_config(config_file: Path) -> Any:
         logger.disabled = disabled
 
 
-def _build_in_worker(job: BuildJob, capture: str) -> NoReturn:
+def _build_in_worker(job: BuildJob, capture: str, environ: dict[str, str]) -> NoReturn:
     """In a worker: ``mkdocs build`` of the job with stdout and stderr in the file ``capture``,
-    then exit with its status."""
+    then exit with its status. ``environ``: the caller's environment now (the fork server's is
+    the one it started with)."""
     code = 1
     try:
         import io
@@ -216,7 +218,8 @@ def _build_in_worker(job: BuildJob, capture: str) -> NoReturn:
                                       errors="backslashreplace", line_buffering=True)
         sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
                                       errors="backslashreplace", line_buffering=True)
-        os.environ.update(BUILD_ENV)
+        os.environ.clear()
+        os.environ.update({**environ, **BUILD_ENV})
         for name in SERVE_ONLY_ENV:
             os.environ.pop(name, None)
         from mkdocs.__main__ import cli
