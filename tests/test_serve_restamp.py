@@ -101,9 +101,10 @@ def _digests(text: str) -> list[str]:
 
 
 def test_search_index_after_edits_equals_full_builds(tmp_path: Path) -> None:
-    """Edits one after the other (a field's description, then a field added: a new entry),
-    each served index equal to a full build's. (Not a model added: the hand-written home
-    page counts the models, and ``--dirty`` does not build it again.)"""
+    """Edits one after the other (a field's description, a field added: a new entry, a model
+    added: new pages, and the hand-written home page's list counts one model more, which
+    ``--dirty`` builds again since the plugin's text in it changed), each served index and home
+    page equal to a full build's."""
     spec = tmp_path / "zoo.json"
     document = json.loads((FIXTURES / "specs" / "zoo-v2.json").read_text(encoding="utf-8"))
     spec.write_text(json.dumps(document), encoding="utf-8")
@@ -123,10 +124,15 @@ def test_search_index_after_edits_equals_full_builds(tmp_path: Path) -> None:
     def field_added() -> None:
         animal["properties"]["nickname"] = {"type": "string", "description": "What keepers call it."}
 
+    def model_added() -> None:
+        document["definitions"]["io.example.api.zoo.v1.Keeper"] = {
+            "type": "object", "description": "Looks after animals.",
+            "properties": {"name": {"type": "string", "description": "The keeper's name."}}}
+
     first = load_config(str(config_file), site_dir=str(served))
     first.plugins.on_startup(command="serve", dirty=True)
     try:
-        for step, edit in enumerate((None, name_edited, field_added)):
+        for step, edit in enumerate((None, name_edited, field_added, model_added)):
             if edit is not None:
                 edit()
                 spec.write_text(json.dumps(document), encoding="utf-8")
@@ -136,6 +142,7 @@ def test_search_index_after_edits_equals_full_builds(tmp_path: Path) -> None:
             index = "search/search_index.json"
             full = full_build(config_file, tmp_path / f"full{step}")
             assert (served / index).read_bytes() == (full / index).read_bytes(), edit
+            assert (served / "index.html").read_bytes() == (full / "index.html").read_bytes(), edit
             head = json.loads((full / index).read_text(encoding="utf-8"))["docs"][0]
             assert head["location"] == ""  # pages in the order MkDocs builds them: the home first
     finally:

@@ -37,7 +37,7 @@ from generator.config import HISTORY_SCOPES, LAYOUTS, PLUGIN_DEFAULTS, SiteConfi
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import accelerators, nav_cache, page_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
-from generator.output.restamp import restamp_site
+from generator.output.restamp import mark_outdated, restamp_site
 from generator.output.writer import sync_tree, write_file
 from generator.render import raw_html
 from generator.render.search_sections import page_sections
@@ -137,6 +137,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         self._sections: dict[str, list[dict[str, str]] | None] = {}
         """Each page's search entries by URL, in build order (``None``: Material's), kept across
         ``serve --dirty`` rebuilds."""
+        self._inserted: dict[str, str] = {}
+        """What ``on_page_markdown`` put into each hand-written page at ``RELEASES_MARKER``."""
         self._in_memory = False
         """``mkdocs build``: generated pages are handed to MkDocs as text, not written to
         ``pages_dir`` (only ``mkdocs serve`` reads them again, for ``--dirty`` rebuilds)."""
@@ -207,6 +209,10 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             files.append(File.generated(config, DOCS_HOME_IN_RELEASE_LAYOUT,
                                         abs_src_path=docs_home.abs_src_path))
         self._search.update(zip(self.site.apis, self.site.plans, strict=True), self.site.rendered)
+        for uri, text in self._inserted.items():  # --dirty: its list changed (a model added)
+            page = files.get_file_from_path(uri)
+            if page is not None and self._releases_list(page) != text:
+                mark_outdated(Path(page.abs_dest_path))
         titles, theirs = nav_titles(config.nav or []), set(files.src_uris)
         for rel in self.site.pages:
             if rel in theirs:
@@ -249,13 +255,16 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             self._raw_blocks[page.file.src_uri] = blocks
         if self.site is None or RELEASES_MARKER not in markdown:
             return markdown
+        self._inserted[page.file.src_uri] = lines = self._releases_list(page.file)
+        return markdown.replace(RELEASES_MARKER, lines)
+
+    def _releases_list(self, file: File) -> str:
+        assert self.site is not None
         built = {api.version for api in self.site.apis}
         others = [r.version for r in self.config.versions
                   if r.version not in built] if self._release_layout else []
-        lines = releases_list(page.file.src_uri, page.file.url,
-                              list(zip(self.site.apis, self.site.plans, strict=True)), others,
-                              self.site.titles)
-        return markdown.replace(RELEASES_MARKER, lines)
+        return releases_list(file.src_uri, file.url, list(zip(self.site.apis, self.site.plans, strict=True)),
+                             others, self.site.titles)
 
     def on_page_content(self, html: str, *, page: Any, config: MkDocsConfig, files: Files) -> str | None:
         """Searchable raw blocks go back before the search plugin reads the content. The ids of

@@ -13,6 +13,7 @@ builds a page whose output is older than its source): a page patched halfway is 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePosixPath
@@ -92,3 +93,11 @@ def restamp_site(pages_dir: Path, site_dir: Path, pages: Iterable[str],
         by_source[pages_dir / rel] = (rel, site_dir / html / "index.html")
     done = restamp_built(((source, html) for source, (_, html) in by_source.items()), digests)
     return {by_source[source][0] for source in done}
+
+
+def mark_outdated(path: Path) -> None:
+    """Make built page ``path`` (if any) older than any source, so that ``mkdocs serve --dirty``
+    builds its page again (MkDocs' ``File.is_modified`` compares the two mtimes); the file
+    stays served until then."""
+    with contextlib.suppress(FileNotFoundError):
+        os.utime(path, ns=(0, 0))
