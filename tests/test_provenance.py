@@ -12,6 +12,7 @@ from helpers.paths import FIXTURES
 from generator.build.pipeline import generate
 from generator.build.state import GeneratedSite
 from generator.config import Release
+from generator.render.raw_html import CLOSE, OPEN
 from generator.sources.jsonschema_pkg import package_bytes, package_version
 from generator.views import provenance
 
@@ -23,8 +24,9 @@ def test_bundled_release_home_says_snapshot_and_lists_where_the_differences_are(
     sha = hashlib.sha256(package_bytes("1.32")).hexdigest()
     home = default_pages.pages["1.32/index.md"]
     source = home[home.index("## Source"):home.index("\n## [")]
-    assert source.startswith(f"## Source\n\nBuilt from kubernetes-validate {package_version()}, its "
-                             f"bundled data for Kubernetes 1.32.\nsha256 <code>{sha}</code>.\n")
+    assert source.startswith(f"## Source\n\n{OPEN}\n<p>Built from kubernetes-validate {package_version()}, "
+                             f"its bundled data for Kubernetes 1.32.\nsha256 <code>{sha}</code>.</p>\n"
+                             f"{CLOSE}\n")
     assert "This is a snapshot of the Kubernetes 1.32 definitions" in source
     assert "[known differences](#known-differences-from-upstream) below" in source
     assert "build this release from <code>upstream:1.32</code>" in source
@@ -53,7 +55,7 @@ def test_a_file_source_names_the_file_and_digest() -> None:
     spec = FIXTURES / "specs" / "zoo-v2.json"
     sha = hashlib.sha256(spec.read_bytes()).hexdigest()
     site = generate([Release("x", str(spec))])
-    assert f"Built from the file zoo-v2.json.\nsha256 <code>{sha}</code>.\n" in site.pages["x/index.md"]
+    assert f"Built from the file zoo-v2.json.\nsha256 <code>{sha}</code>.</p>\n" in site.pages["x/index.md"]
     assert "snapshot" not in site.pages["x/index.md"]
     page = next(text for text in site.pages.values() if "k8s-source" in text)
     assert f"Source</a>: the file zoo-v2.json · sha256 <code>{sha}</code></small>" in page

@@ -18,6 +18,7 @@ from helpers.paths import REPO, SPECS
 from generator.cli import main
 from generator.config import pair_releases
 from generator.errors import SpecError, UsageError
+from generator.render.raw_html import CLOSE, OPEN
 from generator.sitebuild.presets import preset_versions
 from generator.sources import SourceOptions, load_source, source_digest, upstream
 from generator.sources.upstream import (
@@ -123,9 +124,10 @@ def test_generate_from_the_mirror_writes_the_official_text(shared: Path, tmp_pat
                              f'the spec mirror file swagger-1.32.json (<a href="{url}">{url}</a>) · '
                              f"sha256 <code>{sha}</code></small></p>")
     home = (out / "1.32/index.md").read_text(encoding="utf-8")
-    assert (f"## Source\n\nBuilt from the official api/openapi-spec/swagger.json of Kubernetes "
+    assert (f"## Source\n\n{OPEN}\n<p>Built from the official api/openapi-spec/swagger.json of Kubernetes "
             f"v1.32.0, read from the spec mirror file swagger-1.32.json: <a href=\"{url}\">{url}</a>.\n"
-            f"sha256 <code>{sha}</code> (matches the digest k8s-api-docs ships for v1.32.0).\n") in home
+            f"sha256 <code>{sha}</code> (matches the digest k8s-api-docs ships for v1.32.0).</p>\n"
+            f"{CLOSE}\n") in home
     assert "a snapshot" not in home and "a snapshot" not in page
     bundled = load_source("kubernetes-validate:1.32").definitions[
         "io.k8s.api.resource.v1beta1.ResourceClaimStatus"]["properties"]["reservedFor"]["description"]
