@@ -421,7 +421,7 @@ def test_change_page_and_field_notes_125_to_126() -> None:
     site = generate([Release("1.25"), Release("1.26")], groups=["networking", "core"])
     page = site.pages["1.26/changes.md"]
     line = next(ln for ln in page.splitlines() if "<code>loadBalancer</code>" in ln)
-    assert line.startswith('- <span class="k8s-badge k8s-info">info</span>')
+    assert line.startswith('<li><span class="k8s-badge k8s-info">info</span>')
     assert "LoadBalancerStatus → IngressLoadBalancerStatus (type renamed, same shape)" in line
     status = site.pages["1.26/networking/v1/ingressStatus.md"]
     assert "type changed: LoadBalancerStatus → IngressLoadBalancerStatus (type renamed, same shape)" in status

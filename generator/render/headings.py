@@ -21,7 +21,10 @@ from markdown.extensions.toc import nest_toc_tokens, slugify, unique
 from generator.render.raw_html import PLACEHOLDER
 
 _HEADING = re.compile(r"(#{1,6}) ([A-Za-z0-9][A-Za-z0-9 .,()/:-]*?)"
-                      r"(?: \{ #([A-Za-z][A-Za-z0-9-]*)( data-search-exclude)? \})?")
+                      r"(?: \{ #([A-Za-z][A-Za-z0-9-]*)( data-search-exclude)? \}"
+                      r'| (<span class="k8s-badge k8s-[a-z-]+">([a-z]+(?: [a-z]+)*)</span>))?')
+"""A heading: its title, then an attribute list (id, search exclusion) or a badge (its HTML and
+words: change pages' API versions)."""
 _UP = re.compile(r"Up: \[([A-Za-z0-9.-]+(?: [A-Za-z0-9.-]+)*)\]"
                  r"\(((?:\.\./)*[A-Za-z0-9_-][A-Za-z0-9_./-]*\.md)\)")
 """The link to the parent index page (title, target) of group and API version index pages."""
@@ -32,7 +35,9 @@ SAMPLE = ("# Sample Title\n\nUp: [Sample 1.2](../index.md)\n\n"
            "## Properties\n\n<!-- k8s-api-docs:block 2 -->\n\n"
            "## Example { #example data-search-exclude }\n\n<!-- k8s-api-docs:block 3 -->\n\n"
            "### Sub (v1, beta) { #sub-section }\n\n## Properties\n\n"
-           "### Properties 1\n\n<!-- k8s-api-docs:block 4 -->\n")
+           "### Properties 1\n\n<!-- k8s-api-docs:block 4 -->\n\n"
+           '## apps.k8s.io/v1 <span class="k8s-badge k8s-ga">ga</span>\n\n'
+           '## Apps/v1 <span class="k8s-badge k8s-not-served">not served</span>\n')
 
 
 @dataclass(frozen=True)
@@ -50,7 +55,7 @@ def render_headings(text: str,
     """``text`` as Python-Markdown (``toc`` with permalinks, ``attr_list``) renders it, or
     ``None`` when it holds anything but plain headings, placeholders, ``Up:`` links and blank
     lines. ``link``: the URL written for a link's target (``None``: not rendered here)."""
-    items: list[tuple[int, str, str | None, bool] | str] = []
+    items: list[tuple[int, str, str | None, bool, tuple[str, str] | None] | str] = []
     for line in text.split("\n"):
         if not line:
             continue
@@ -69,8 +74,9 @@ def render_headings(text: str,
         match = _HEADING.fullmatch(line)
         if match is None:
             return None
-        hashes, title, given_id, exclude = match.groups()
-        items.append((len(hashes), title.strip(), given_id, bool(exclude)))
+        hashes, title, given_id, exclude, badge, words = match.groups()
+        items.append((len(hashes), title.strip(), given_id, bool(exclude),
+                      (badge, words) if badge else None))
     used = {item[2] for item in items if not isinstance(item, str) and item[2]}
     parts: list[str] = []
     tokens: list[dict[str, Any]] = []
@@ -79,14 +85,16 @@ def render_headings(text: str,
         if isinstance(item, str):
             parts.append(item)
             continue
-        level, name, given_id, exclude = item
+        level, name, given_id, exclude, badge = item
+        html = f"{name} {badge[0]}" if badge else name
+        name = f"{name} {badge[1]}" if badge else name  # the heading's text
         anchor = given_id or unique(slugify(name, "-"), used)
         if index == 0 and level == 1:
             title = name
         attrs = f' data-search-exclude id="{anchor}"' if exclude else f' id="{anchor}"'
-        parts.append(f'<h{level}{attrs}>{name}<a class="headerlink" href="#{anchor}" '
+        parts.append(f'<h{level}{attrs}>{html}<a class="headerlink" href="#{anchor}" '
                      f'title="Permanent link">&para;</a></h{level}>\n')
-        tokens.append({"level": level, "id": anchor, "name": name, "html": name,
+        tokens.append({"level": level, "id": anchor, "name": name, "html": html,
                        "data-toc-label": "", "children": []})
     ids = {t["id"] for t in tokens}
     return RenderedHeadings("".join(parts).rstrip("\n"), nest_toc_tokens(tokens), title, ids)

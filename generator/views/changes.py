@@ -7,6 +7,7 @@ Links to the new release's pages are relative ``.md`` links; links to the old re
 
 from __future__ import annotations
 
+import posixpath
 from dataclasses import dataclass, field
 
 from generator.analysis.diff import SEVERITIES, ApiDiff, Change, ModelChange
@@ -16,7 +17,7 @@ from generator.analysis.severity import ChangeStatus
 from generator.model.gvk import stability
 from generator.views.pages import title_of
 from generator.views.properties import field_anchor
-from generator.views.site import SitePlan, relative, release_url, tree_link
+from generator.views.site import SitePlan, page_url, relative, release_url, tree_link
 
 CHANGE_LABELS = {
     "api-version-added": "API versions added", "api-version-removed": "API versions removed",
@@ -111,6 +112,15 @@ class ChangesPage:
     @property
     def title(self) -> str:
         return f"Changes from {self.old_version} to {self.new_version}"
+
+    def published(self, href: str) -> str:
+        """``href`` (a link of this page) as raw HTML needs it: a ``.md`` link (``new_href``)
+        as the published URL MkDocs would write for it; any other link as it is."""
+        target, hash_mark, anchor = href.partition("#")
+        if not target.endswith(".md"):
+            return href
+        page = posixpath.normpath(posixpath.join(posixpath.dirname(self.path), target))
+        return page_url(self.path, page) + hash_mark + anchor
 
 
 def changes_path(plan: SitePlan, old_version: str, adjacent: bool) -> str:
