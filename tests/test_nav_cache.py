@@ -83,9 +83,9 @@ def test_the_cache_was_used(sites: Any) -> None:
 
 
 FARM = FIXTURES / "specs" / "builders-v2.json"
-GROUP_COMMENT = "<!-- {{ page.url.split('/')[:2] | join('/') if page }} -->\n"
+DIR_COMMENT = "<!-- {{ page.url.split('/')[:-2] | join('/') if page }} -->\n"
 """Appended to the theme's ``partials/nav.html``: text outside every entry that differs between
-the API groups (``x/farm``, ``x/meta``) and is alike within one."""
+URL directories (``x/farm/v1``, ``x/meta/v1``) and is alike within one."""
 PAGE_COMMENT = "<!-- {{ page.url if page }} -->\n"
 """Text outside every entry that differs from page to page."""
 
@@ -144,12 +144,13 @@ def test_a_derived_navigation_that_differs_turns_the_cache_off(
 
 
 def test_templates_of_ones_own_alike_between_siblings(tmp_path: Path) -> None:
-    """``custom_dir`` with an override that differs between API groups but not between sibling
-    pages: navigations are derived, byte for byte the theme's, and the cache stays on."""
-    cached, plain, caches = _farm(tmp_path, GROUP_COMMENT)
+    """``custom_dir`` with an override that differs between URL directories but not between
+    sibling pages: navigations are derived, byte for byte the theme's, and the cache stays on."""
+    cached, plain, caches = _farm(tmp_path, DIR_COMMENT)
     assert [p for p in plain if cached[p] != plain[p]] == [] and sorted(cached) == sorted(plain)
-    assert b"<!-- x/farm -->" in cached["x/farm/v1/barn/index.html"]
-    assert b"<!-- x/meta -->" in cached["x/meta/v1/objectMeta/index.html"]
+    assert b"<!-- x/farm/v1 -->" in cached["x/farm/v1/barn/index.html"]
+    assert b"<!-- x/meta/v1 -->" in cached["x/meta/v1/objectMeta/index.html"]
+    assert b"<!-- x -->" in cached["x/farm/index.html"]
     assert len(caches) == 1 and caches[0].enabled and caches[0].hits > 0
 
 
@@ -164,19 +165,22 @@ def _page(url: str, index: bool = False) -> Any:
     return SimpleNamespace(url=url, is_index=index, is_page=True, active=False, parent=None)
 
 
-def test_derivable_pages_have_no_url_below_theirs() -> None:
-    """A page's navigation is derived only when no URL of the nav, the logo or the home link is
-    below its own, it is not a section's index page, and it is in the nav once."""
+def test_derivable_pages_have_every_url_below_theirs_in_their_entry() -> None:
+    """A page's navigation is derived only when every URL below its own (of the nav, the logo,
+    the home link) is in its entry (a section's, for its index page), and it is in the nav once."""
     farm = _section("farm", [_page("farm/", index=True), _page("farm/v1/barn/"),
                              _page("farm/v1/barn/loft/"), _page("farm/v1/stall/"),
                              _page("farm/v1/cow/"), _page("farm/v1/cow/")])
     zoo = _section("zoo", [_page("zoo/", index=True), _page("zoo/v1/cage/")])
-    found = entries(SimpleNamespace(items=[_page("", index=True), farm, zoo, _page("about/")]),
+    pen = _section("pen", [_page("pen/", index=True), _page("pen/v1/hay/")])
+    found = entries(SimpleNamespace(items=[_page("", index=True), farm, zoo, pen, _page("about/")]),
                     True, ["zoo/v1/cage/logo.png"])
-    # the home page has every URL below it; barn has its loft, cage the logo; cow is there twice
-    assert sorted(found) == ["about/", "farm/v1/barn/loft/", "farm/v1/stall/"]
+    # barn has its loft (another entry) below; zoo/ the logo; cow is there twice
+    assert sorted(found) == ["", "about/", "farm/", "farm/v1/barn/loft/", "farm/v1/stall/",
+                             "pen/", "pen/v1/hay/"]
     stall = found["farm/v1/stall/"]
     assert (stall.path, stall.level, stall.section, stall.parent) == ("__nav_2_4", 2, "__nav_2", farm)
+    assert (found["farm/"].item, found["farm/"].path, found["farm/"].level) == (farm, "__nav_2", 1)
+    assert found["farm/"].parent is None and found["farm/"].section == "__nav"  # the section's
     assert found["about/"].parent is None and found["about/"].section == "__nav"  # at the top
-    without_indexes = entries(SimpleNamespace(items=[farm]), False, [])
-    assert "farm/" not in without_indexes  # farm/v1/… is below it
+    assert "farm/" not in entries(SimpleNamespace(items=[farm]), False, [])  # a page of its own

@@ -1,14 +1,15 @@
 """Material's navigation, rendered in full once per nav section and URL directory, derived for
 the other pages there.
 
-Two sibling pages D and Q of one nav section whose URLs are in one directory, with no other URL
-below either, get the same ``partials/nav.html`` but for their own two entries: every other
-URL is the same relative to both, and the sections above are open alike. So Q's navigation is
+Two sibling entries of one nav section, pages D and Q (or sections whose index pages they are)
+with URLs in one directory and every URL below either inside its own entry, get the same
+``partials/nav.html`` but for those two entries: every other URL is the same relative to both,
+and the sections above are open alike. So Q's navigation is
 D's text with D's entry (expanded, as the current page) rendered again as Q sees it, and Q's
 entry (as D saw it) rendered as the current one, both by the theme's own
 ``partials/nav-item.html`` macro with the path, level and parent ``partials/nav.html`` gives
-them. D is the first page rendered in the section and directory; the theme renders it, section
-index pages, pages twice in the nav and every page the entries are not found once for. The first
+them. D is the first page rendered in the section and directory; the theme renders it, pages
+twice in the nav and every page the entries are not found once for. The first
 derived navigations, and the first at each nav level, are compared with the theme's full render;
 on a difference the theme renders the rest of the build (logged once).
 """
@@ -68,39 +69,55 @@ class _Entry:
 
 
 def entries(nav: Any, indexes: bool, other_urls: list[str]) -> dict[str, _Entry]:
-    """Per page URL, its entry, for pages that can be derived: once in the nav, not a section's
-    index page (``navigation.indexes``: its entry is the section's), and no URL of the nav, the
-    logo or the home link below theirs."""
+    """Per page URL, its entry (a section's index page's is the section's, with
+    ``navigation.indexes``), for pages that can be derived: once in the nav, and every URL below
+    theirs (of the nav, the logo, the home link) in their own entry."""
     found: dict[str, _Entry | None] = {}
-    below: set[Parts] = set()
+    holders: dict[Parts, str] = {}
+    """Per directory: the path of the smallest entry holding every URL below it (``""``: none)."""
 
-    def walk(items: list[Any], base: str, level: int, parent: Any) -> None:
+    def walk(items: list[Any], base: str, level: int, parent: Any, above: Any) -> None:
+        index = next((item for item in items if getattr(item, "is_index", False)), None) \
+            if parent is not None and indexes else None
         for number, item in enumerate(items, 1):
             path = f"{base}_{number}"
             if getattr(item, "children", None):
-                walk(item.children, path, level + 1, item)
+                walk(item.children, path, level + 1, item, parent)
                 continue
             url = getattr(item, "url", None)
             if isinstance(url, str):
-                _hold(url, below)
+                _hold(url, path, holders)
             if getattr(item, "is_page", False):
-                index = parent is not None and indexes and getattr(item, "is_index", False)
-                found[item.url] = None if item.url in found or index else \
-                    _Entry(item, path, level, parent, base)
+                entry = _Entry(parent, base, level - 1, above, base.rsplit("_", 1)[0]) \
+                    if item is index else _Entry(item, path, level, parent, base)
+                found[item.url] = None if item.url in found else entry
 
-    walk(nav.items, "__nav", 1, None)
+    walk(nav.items, "__nav", 1, None, None)
     for url in other_urls:
-        _hold(url, below)
+        _hold(url, "", holders)
     return {url: entry for url, entry in found.items()
-            if entry is not None and _parts(url) not in below}
+            if entry is not None and _within(holders.get(_parts(url)), entry.path)}
 
 
-def _hold(url: str, below: set[Parts]) -> None:
-    """Every directory ``url`` is below (``url`` as the theme's ``url`` filter changes it)."""
+def _within(held: str | None, path: str) -> bool:
+    """Whether the entry path ``held`` (``None``: no entry) is at or below ``path``."""
+    return held is None or held == path or held.startswith(path + "_")
+
+
+def _hold(url: str, path: str, holders: dict[Parts, str]) -> None:
+    """``url`` (as the theme's ``url`` filter leaves it) is in the entry at ``path``."""
     parsed = urlsplit(url)
-    if not (parsed.scheme or parsed.netloc or url.startswith(("/", "#"))):
-        parts = _parts(url)
-        below.update(parts[:end] for end in range(len(parts)))
+    if parsed.scheme or parsed.netloc or url.startswith(("/", "#")):
+        return
+    parts = _parts(url)
+    for end in range(1, len(parts) + 1):
+        held = holders.get(parts[:end])
+        if held is None:
+            holders[parts[:end]] = path
+        else:  # the longest entry path both start with
+            a, b = held.split("_"), path.split("_")
+            n = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
+            holders[parts[:end]] = "_".join(a[:n])
 
 
 def _parts(url: str) -> Parts:
@@ -152,7 +169,8 @@ class NavCache:
         if entry is None:
             return self._full(variables)
         module = self.env.get_template(NAV_ITEM).make_module(variables)
-        key = entry.section, _parts(entry.item.url)[:-1]
+        url = variables["page"].url
+        key = entry.section, _parts(url)[:-1]
         donor = self.donors.get(key)
         html = self._derive(donor, entry, module) if donor is not None else None
         if html is None:
@@ -168,7 +186,7 @@ class NavCache:
             self.verify = max(self.verify - 1, 0)
             self.verified.add(entry.level)
             full = self._full(variables)
-            if not same_as_theme(self, html, full, f"the derived navigation of {entry.item.url}"):
+            if not same_as_theme(self, html, full, f"the derived navigation of {url}"):
                 return full
         self.hits += 1
         return html
@@ -190,7 +208,8 @@ class NavCache:
             self.entries = entries(nav, "navigation.indexes" in (variables.get("features") or ()),
                                    other)
         entry = self.entries.get(url)
-        return entry if entry is not None and entry.item is page and page.active else None
+        own = entry is not None and entry.item in (page, page.parent)  # a section: its index
+        return entry if own and page.active else None
 
     def _derive(self, donor: _Donor, q: _Entry, module: Any) -> str | None:
         """``q``'s navigation from the donor's, or ``None`` if it cannot be made."""
