@@ -94,9 +94,7 @@ def render_indexes(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
     k8s-libsonnet objects beside them (``views.library``); only ``paths``, when given."""
     out: dict[str, str] = {}
     index_template = env.get_template("pages/index.md.j2")
-    for index in index_pages(api, plan):
-        if paths is not None and index.path not in paths:
-            continue
+    for index in index_pages(api, plan, paths):
         if index_hook is not None:
             index_hook(index)
         out[index.path] = tidy(index_template.render(page=index))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
@@ -197,19 +198,21 @@ def release_title(api: ApiSpec) -> str:
     return title_of(api.version, api.format == "crd")
 
 
-def index_pages(api: ApiSpec, plan: SitePlan) -> list[IndexPage]:
-    """Version home, one page per group and one per API version."""
+def index_pages(api: ApiSpec, plan: SitePlan, paths: Container[str] | None = None) -> list[IndexPage]:
+    """Version home, one page per group and one per API version; only ``paths``, when given."""
     pages = [IndexPage(plan.home, api.version, release_title(api),
                        _group_views(api, plan, plan.home), source=source_note(api),
-                       parameters=parameter_docs() if api.operations else [])]
+                       parameters=parameter_docs() if api.operations else [])
+             ] if paths is None or plan.home in paths else []
     for group, versions in api.tree.items():
         gpath = plan.group_index(group)
-        pages.append(IndexPage(gpath, api.version, group,
-                               _group_views(api, plan, gpath, only_group=group),
-                               up=Link(release_title(api), relative(gpath, plan.home))))
+        if paths is None or gpath in paths:
+            pages.append(IndexPage(gpath, api.version, group,
+                                   _group_views(api, plan, gpath, only_group=group),
+                                   up=Link(release_title(api), relative(gpath, plan.home))))
         for api_version in versions:
             vpath = plan.api_version_index(group, api_version)
-            if vpath == gpath:
+            if vpath == gpath or (paths is not None and vpath not in paths):
                 continue
             pages.append(IndexPage(
                 vpath, api.version, f"{group}/{api_version}",
