@@ -123,7 +123,8 @@ def test_links_to_missing_pages_go_to_mkdocs(site_config: Any) -> None:
 @pytest.mark.parametrize("text", [
     "# Title\n\nSome paragraph.\n",
     "# Title with *emphasis*\n",
-    "# Title\n\n## [Link](other.md)\n",
+    "# Title\n\n## [Link](https://example.org/x.md)\n",
+    "# Title\n\n## [*Link*](other.md)\n",
     "# Title\n\n<!-- another comment -->\n",
     "# Title\n\nUp: [*Parent*](../index.md)\n",
     "# Title\n\nUp: [Parent](../index.md#anchor)\n",
