@@ -105,5 +105,5 @@ def render_indexes(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
 
 
 def render_changes(page: ChangesPage, env: jinja2.Environment) -> str:
-    """Markdown of a change page (also ``diff --format markdown``)."""
+    """Markdown of a change page (``diff --format markdown`` is ``render.reports``)."""
     return tidy(env.get_template("pages/changes.md.j2").render(page=page))
