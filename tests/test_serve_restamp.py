@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers.paths import FIXTURES, REPO
@@ -45,8 +46,9 @@ def markdown_pages(pages_dir: Path) -> dict[str, str]:
             for p in pages_dir.rglob("*.md")}
 
 
-def test_dirty_rebuild_after_spec_edit_equals_full_build(tmp_path: Path,
-                                                          caplog: pytest.LogCaptureFixture) -> None:
+def zoo_site(tmp_path: Path) -> tuple[Path, dict[str, Any], Path, Path]:
+    """An editable copy of the zoo fixture spec as release ``z`` of a site under ``tmp_path``:
+    the spec file, its document, the config file and the site directory a serve would build."""
     spec = tmp_path / "zoo.json"
     document = json.loads((FIXTURES / "specs" / "zoo-v2.json").read_text(encoding="utf-8"))
     spec.write_text(json.dumps(document), encoding="utf-8")
@@ -57,7 +59,12 @@ def test_dirty_rebuild_after_spec_edit_equals_full_build(tmp_path: Path,
         "plugins": ["search", {"k8s-api-docs": {"versions": [{"version": "z", "source": str(spec)}],
                                                  "cache_dir": ".cache", "pages_dir": "generated"}}]}),
         encoding="utf-8")
-    served = tmp_path / "served"
+    return spec, document, config_file, tmp_path / "served"
+
+
+def test_dirty_rebuild_after_spec_edit_equals_full_build(tmp_path: Path,
+                                                          caplog: pytest.LogCaptureFixture) -> None:
+    spec, document, config_file, served = zoo_site(tmp_path)
 
     def serve_build() -> None:  # what each build of ``mkdocs serve --dirty`` does
         config = load_config(str(config_file), site_dir=str(served))
@@ -107,17 +114,7 @@ def test_search_index_after_edits_equals_full_builds(tmp_path: Path,
     added: new pages, and the hand-written home page's list counts one model more, which
     ``--dirty`` builds again since the plugin's text in it changed), each served site, its
     search index included, equal to a full build's."""
-    spec = tmp_path / "zoo.json"
-    document = json.loads((FIXTURES / "specs" / "zoo-v2.json").read_text(encoding="utf-8"))
-    spec.write_text(json.dumps(document), encoding="utf-8")
-    shutil.copytree(REPO / "site_src", tmp_path / "docs")
-    config_file = tmp_path / "mkdocs.yml"
-    config_file.write_text(json.dumps({
-        "INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "site_url": SERVE_URL,
-        "plugins": ["search", {"k8s-api-docs": {"versions": [{"version": "z", "source": str(spec)}],
-                                                 "cache_dir": ".cache", "pages_dir": "generated"}}]}),
-        encoding="utf-8")
-    served = tmp_path / "served"
+    spec, document, config_file, served = zoo_site(tmp_path)
     animal = document["definitions"][ANIMAL]
 
     def name_edited() -> None:
