@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.sitebuild.runner import BuildJob, BuildResult, run_builds
+from generator.sitebuild.runner import BuildJob, BuildResult, run_builds, start_workers
 
 pytestmark = pytest.mark.integration
 
@@ -87,6 +87,14 @@ def test_a_worker_sees_the_callers_environment_now(tmp_path: Path,
     [result] = run_builds([project(tmp_path / "second", "a")], 1, pool=True)
     assert result.ok, result.output
     assert "2020-09-13 12:26:40" in (tmp_path / "second" / "a" / "site" / "index.html").read_text()
+
+
+def test_the_fork_server_started_ahead_serves_the_builds(tmp_path: Path) -> None:
+    """``start_workers`` (what ``build-site`` calls before planning) starts the fork server in a
+    thread without forking this process; the builds then run in its workers."""
+    start_workers()
+    results = run_builds([project(tmp_path, name) for name in ("a", "b")], 2, pool=True)
+    assert [r.version for r in results] == ["a", "b"] and all(r.ok for r in results)
 
 
 def test_a_failing_build_fails_alone_with_its_output(tmp_path: Path) -> None:

@@ -42,7 +42,14 @@ from generator.sitebuild.landing import (
 from generator.sitebuild.linkcheck import SiteFiles, check_pages
 from generator.sitebuild.mkdocs_yml import ParentConfig, release_mkdocs_yml, release_plugin_options
 from generator.sitebuild.presets import newest_first
-from generator.sitebuild.runner import BUILDERS, BuildJob, BuildResult, default_jobs, run_builds
+from generator.sitebuild.runner import (
+    BUILDERS,
+    BuildJob,
+    BuildResult,
+    default_jobs,
+    run_builds,
+    start_workers,
+)
 from generator.sitebuild.warm import compile_theme_templates
 from generator.sources import DEFAULT_CACHE, SourceOptions
 from generator.sources.upstream import LOCK_NAME
@@ -135,6 +142,8 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
     """``plan_site`` → ``build_releases`` → ``publish``. A failure removes what this run
     created: the staging directories, and ``--out`` itself when this run made it."""
     start = time.perf_counter()
+    if options.builder == "mkdocs":
+        start_workers()  # while the plan is made
     plan = plan_site(options)
     created = not plan.out.exists()
     marked = (plan.out / MANAGED_MARKER).exists()

@@ -124,6 +124,23 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
+def start_workers() -> None:
+    """Start the fork server now, in a thread of its own, so that its start (a fresh interpreter
+    importing ``PRELOAD``) overlaps what this process does before the builds; the first build
+    waits for it (``multiprocessing``'s own lock) and starts it itself if this failed."""
+    context = _context()
+    if context.get_start_method() != "forkserver":
+        return
+    import threading
+    from multiprocessing import forkserver
+
+    def start() -> None:
+        with contextlib.suppress(Exception):
+            forkserver.ensure_running()
+
+    threading.Thread(target=start, name="k8s-api-docs-forkserver", daemon=True).start()
+
+
 def _run_in_workers(jobs: Sequence[BuildJob], workers: int,
                     on_done: Callable[[BuildResult], None] | None,
                     warm: Callable[[], None] | None,
