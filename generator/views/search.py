@@ -10,9 +10,9 @@ the plugin reshapes the index it wrote (``reshape``, pure: data in, data out):
   every longer name it prefixes (``podOS``, ``podIP``). A title's weight is divided by its
   term's idf and by its length: among the titles a prefix matches, the shortest (the exact
   name) wins; rows and functions weigh less than pages, change-page sections less still.
-``index_text`` is the file's text. ``SearchIndex`` keeps each page's reshaped entries between
-the builds of ``mkdocs serve`` and redoes only the pages that changed (the same text as a first
-call's); ``SiteSearch`` is what the plugin keeps of it all.
+``SearchIndex.text`` is the file's text; a ``SearchIndex`` keeps each page's reshaped entries
+between the builds of ``mkdocs serve`` and redoes only the pages that changed (the same text as
+a first call's); ``SiteSearch`` is what the plugin keeps of it all.
 """
 
 from __future__ import annotations
@@ -376,10 +376,7 @@ class SearchIndex:
             run.found for key, run in runs.items() if self._runs.get(key) is not run))
         delta.subtract(Counter(itertools.chain.from_iterable(
             run.found for key, run in self._runs.items() if runs.get(key) is not run)))
-        if self._total:
-            self._total.update(delta)
-        else:
-            self._total = delta
+        self._total.update(delta)
         self._runs = runs
         changed = {term for term, n in delta.items() if n}
         return list(runs.values()), sum(len(run.out) for run in runs.values()), changed
@@ -401,8 +398,3 @@ def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[
     """``SearchIndex.reshape`` without memory of an earlier call."""
     return SearchIndex().reshape(index, pages)
 
-
-def index_text(index: Mapping[str, Any], pages: Mapping[str, PageEntries],
-               sections: Mapping[str, list[dict[str, Any]] | None] | None = None) -> str:
-    """``SearchIndex.text`` without memory of an earlier call."""
-    return SearchIndex().text(index, pages, sections)
