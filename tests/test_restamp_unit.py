@@ -10,6 +10,7 @@ from generator.build.incremental import restamp_text
 from generator.output.restamp import restamp_built, restamp_file, restamp_site
 from generator.output.writer import sync_tree
 from generator.render.raw_html import only_in_quiet_blocks, raw_block
+from generator.views.site import published_url
 
 OLD, NEW = "a" * 64, "b" * 64
 
@@ -76,7 +77,7 @@ def test_restamp_site_patches_pages_and_their_directory_url_html(tmp_path: Path)
         for path in (pages_dir / rel, site_dir / html):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(f"{rel} {OLD}", encoding="utf-8")
-    assert restamp_site(pages_dir, site_dir, [*built, "gone.md"], {OLD: NEW}) == set(built)
+    assert restamp_site(pages_dir, site_dir, [*built, "gone.md"], {OLD: NEW}, published_url) == set(built)
     assert all((site_dir / html).read_text(encoding="utf-8") == f"{rel} {NEW}" for rel, html in built.items())
 
 

@@ -49,7 +49,7 @@ from generator.views.nav import (
     site_nav,
 )
 from generator.views.search import SiteSearch
-from generator.views.site import RELEASES, releases_json
+from generator.views.site import RELEASES, published_url, releases_json
 
 log: logging.LoggerAdapter[logging.Logger] = get_plugin_logger(__name__)
 ONLY_ENV, GROUPS_ENV = "K8S_API_DOCS_ONLY", "K8S_API_DOCS_GROUPS"
@@ -179,7 +179,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             log.info(f"{len(self.site.pages)} pages generated")
         else:
             patched = restamp_site(self.pages_dir, Path(config.site_dir), self.site.patchable,
-                                   self.site.restamps) if self._dirty else set()
+                                   self.site.restamps, published_url) if self._dirty else set()
             written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages, patched)
             log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
                      f"{removed} removed) in {self.pages_dir}")

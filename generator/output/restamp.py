@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterable, Mapping
-from pathlib import Path, PurePosixPath
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 
 _PLACES: dict[Path, tuple[int, int, tuple[tuple[int, bytes], ...]]] = {}
 """Per file this process restamped: its mtime and size after the patch, and where it wrote
@@ -82,15 +82,11 @@ def restamp_built(pages: Iterable[tuple[Path, Path]], digests: Mapping[str, str]
 
 
 def restamp_site(pages_dir: Path, site_dir: Path, pages: Iterable[str],
-                 digests: Mapping[str, str]) -> set[str]:
-    """``restamp_built`` of ``pages`` (``a/b.md``) below ``pages_dir`` and their HTML as MkDocs
-    publishes it with directory URLs (``a/b/index.html``; ``a/index.md`` and ``a/README.md``:
-    ``a/index.html``) below ``site_dir``; returns the pages done."""
-    by_source = {}
-    for rel in pages:
-        path = PurePosixPath(rel)
-        html = path.parent if path.stem in ("index", "README") else path.with_suffix("")
-        by_source[pages_dir / rel] = (rel, site_dir / html / "index.html")
+                 digests: Mapping[str, str], url_of: Callable[[str], str]) -> set[str]:
+    """``restamp_built`` of ``pages`` (``a/b.md``) below ``pages_dir`` and their HTML below
+    ``site_dir`` at ``url_of(page)`` (the directory URL the page is published at, ``a/b/``:
+    ``views.site.published_url``) + ``index.html``; returns the pages done."""
+    by_source = {pages_dir / rel: (rel, site_dir / url_of(rel) / "index.html") for rel in pages}
     done = restamp_built(((source, html) for source, (_, html) in by_source.items()), digests)
     return {by_source[source][0] for source in done}
 
