@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from generator.mkdocs import accelerators
-from generator.mkdocs.nav_cache import NavCache, same_as_theme
+from generator.mkdocs.accelerators import same_as_theme
+from generator.mkdocs.nav_cache import NavCache
 
 MKDOCS_DIR = Path(__file__).resolve().parents[1] / "generator" / "mkdocs"
 

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Hashable
+from typing import Any
 
 ENV = "K8S_API_DOCS_ACCELERATORS"
 NAMES = ("headings_page", "nav_cache", "page_cache", "search_entries")
@@ -39,3 +41,23 @@ def turned_off(name: str, why: str) -> None:
         return
     _said.add(name)
     log.info("k8s-api-docs: %s off (%s); MkDocs and Material render as without it", name, why)
+
+
+def to_compare(cache: Any, kind: Hashable) -> bool:
+    """Whether a result of ``cache`` is to be compared with the theme's own render: while its
+    ``verify`` count lasts, and the first of each ``kind`` (kept in its ``verified``)."""
+    if cache.verify <= 0 and kind in cache.verified:
+        return False
+    cache.verify = max(cache.verify - 1, 0)
+    cache.verified.add(kind)
+    return True
+
+
+def same_as_theme(cache: Any, cached: str, theirs: str, what: str) -> bool:
+    """Whether the cache's result equals the theme's own for the same page; if not, the cache is
+    turned off for the rest of the build, and why is logged (once)."""
+    if cached == theirs:
+        return True
+    turned_off(cache.name, f"{what} differs from the theme's")
+    cache.enabled = False
+    return False

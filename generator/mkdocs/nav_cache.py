@@ -24,7 +24,7 @@ import jinja2
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from generator.mkdocs.accelerators import turned_off
+from generator.mkdocs.accelerators import same_as_theme, to_compare
 
 NAV = "partials/nav.html"
 NAV_ITEM = "partials/nav-item.html"
@@ -34,16 +34,6 @@ _WRAPPER = "{{ k8s_api_docs_nav() }}"
 """What ``partials/nav.html`` becomes: exactly the text the theme's template renders."""
 
 Parts = tuple[str, ...]
-
-
-def same_as_theme(cache: Any, cached: str, theirs: str, what: str) -> bool:
-    """Whether the cache's result equals the theme's own for the same page; if not, the cache is
-    turned off for the rest of the build, and why is logged (once)."""
-    if cached == theirs:
-        return True
-    turned_off(cache.name, f"{what} differs from the theme's")
-    cache.enabled = False
-    return False
 
 
 class _Entry:
@@ -182,9 +172,7 @@ class NavCache:
                 self.donors[key] = _Donor(entry, html, (at, at + len(own)), module) \
                     if at >= 0 and html.find(own, at + 1) < 0 else None
             return html
-        if self.verify > 0 or entry.level not in self.verified:
-            self.verify = max(self.verify - 1, 0)
-            self.verified.add(entry.level)
+        if to_compare(self, entry.level):
             full = self._full(variables)
             if not same_as_theme(self, html, full, f"the derived navigation of {url}"):
                 return full

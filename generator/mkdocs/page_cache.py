@@ -20,8 +20,8 @@ import jinja2
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from generator.mkdocs.accelerators import turned_off
-from generator.mkdocs.nav_cache import NavCache, same_as_theme
+from generator.mkdocs.accelerators import same_as_theme, to_compare, turned_off
+from generator.mkdocs.nav_cache import NavCache
 
 MAIN, TOC, THEME = "main.html", "partials/toc.html", "k8s-api-docs/theme/"
 FRAGMENTS = (TOC, "partials/content.html")
@@ -96,9 +96,7 @@ class PageCache:
             return html
         cached = self._from(skeleton, variables, values)
         seen = key, skeleton.section is page.parent
-        if self.verify > 0 or seen not in self.verified:
-            self.verify = max(self.verify - 1, 0)
-            self.verified.add(seen)
+        if to_compare(self, seen):
             self.tocs.clear()
             theirs = full(variables)
             if not same_as_theme(self, cached, theirs, f"the page {url} from a skeleton"):
