@@ -105,9 +105,7 @@ def _hold(url: str, path: str, holders: dict[Parts, str]) -> None:
         if held is None:
             holders[parts[:end]] = path
         else:  # the longest entry path both start with
-            a, b = held.split("_"), path.split("_")
-            n = next((i for i in range(min(len(a), len(b))) if a[i] != b[i]), min(len(a), len(b)))
-            holders[parts[:end]] = "_".join(a[:n])
+            holders[parts[:end]] = "_".join(posixpath.commonprefix([held.split("_"), path.split("_")]))
 
 
 def _parts(url: str) -> Parts:
