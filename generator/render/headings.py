@@ -45,6 +45,12 @@ SAMPLE = ("# Sample Title\n\nUp: [Sample 1.2](../index.md)\n\n"
            '### [v1beta1](../core/v1beta1/index.md) <span class="k8s-badge k8s-beta">beta</span>\n')
 
 
+def _linked(link: Callable[[str], str | None], target: str) -> str | None:
+    """The URL ``link`` gives ``target``, if Python-Markdown would write it as it is."""
+    url = link(target)
+    return url if url is not None and _SAFE_URL.fullmatch(url) else None
+
+
 @dataclass(frozen=True)
 class RenderedHeadings:
     """What ``Page.render`` sets: HTML, TOC tokens, title (the first line's h1), anchor ids."""
@@ -71,8 +77,8 @@ def render_headings(text: str,
             continue
         if line.startswith("Up: "):
             up = _UP.fullmatch(line)
-            url = link(up.group(2)) if up else None
-            if up is None or url is None or not _SAFE_URL.fullmatch(url):
+            url = _linked(link, up.group(2)) if up else None
+            if up is None or url is None:
                 return None
             items.append(f'<p>Up: <a href="{url}">{up.group(1)}</a></p>\n')
             continue
@@ -81,8 +87,8 @@ def render_headings(text: str,
             return None
         hashes, title, linked, target, given_id, exclude, badge, words = match.groups()
         if linked is not None:  # Python-Markdown's TOC keeps the target as written
-            url = link(target)
-            if url is None or not _SAFE_URL.fullmatch(url):
+            url = _linked(link, target)
+            if url is None:
                 return None
             title, html = linked.strip(), f'<a href="{url}">{linked.strip()}</a>'
             toc_html = f'<a href="{target}">{title}</a>'
