@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from generator.build.pipeline import load_api
 from generator.config import Release
 from generator.libsonnet.builders import BuilderPlanner
+from generator.pipeline.build import load_api
 from generator.render.env import make_env
 from generator.render.pages import render_version
 from generator.views.builder_section import builders_hook

@@ -35,7 +35,7 @@ from measure import REPO, SHARED, header, load
 CHILD = """
 import json, sys, time
 t0 = time.perf_counter()
-from generator.build.pipeline import generate, load_api
+from generator.pipeline.build import generate, load_api
 from generator.config import Release
 t1 = time.perf_counter()
 c1 = time.process_time()
@@ -51,7 +51,7 @@ print(json.dumps({"import": t1 - t0, "generate": t3 - t2, "cpu": c3 - c2, "load_
 """
 PROFILE = """
 import cProfile, pstats, sys
-from generator.build.pipeline import generate
+from generator.pipeline.build import generate
 from generator.config import Release
 profile = cProfile.Profile()
 profile.runcall(generate, [Release("set", sys.argv[1])])

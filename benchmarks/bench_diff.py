@@ -23,8 +23,8 @@ import sys
 import time
 
 from generator.analysis.diff import diff_apis
-from generator.build.pipeline import generate, load_api
 from generator.config import Release, VersionsOptions
+from generator.pipeline.build import generate, load_api
 from generator.sources.jsonschema_pkg import PackageHistory, field_names
 
 

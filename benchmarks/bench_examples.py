@@ -24,7 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 CHILD = """
 import json, sys, time
 from generator.config import Release
-from generator.build.pipeline import default_hooks, load_api
+from generator.pipeline.build import default_hooks, load_api
 from generator.render.env import make_env
 from generator.render.pages import render_version
 from generator.examples.snippets import ExampleBuilder

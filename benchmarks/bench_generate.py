@@ -25,7 +25,7 @@ CHILD = """
 import json, resource, sys, time
 t0 = time.perf_counter()
 from generator.config import Release
-from generator.build.pipeline import generate
+from generator.pipeline.build import generate
 t1 = time.perf_counter()
 site = generate([Release(sys.argv[1])])
 t2 = time.perf_counter()

@@ -19,9 +19,9 @@ from pygments import highlight as pygments_highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 
-from generator.build.pipeline import load_api
 from generator.config import Release
 from generator.examples.snippets import ExampleBuilder
+from generator.pipeline.build import load_api
 from generator.render import highlight as render
 from generator.render import snippet_tokens
 

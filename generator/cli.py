@@ -288,8 +288,8 @@ def _print_diagnostics(diagnostics: Iterable[object]) -> None:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from generator.build.pipeline import build
     from generator.output.writer import replace_releases
+    from generator.pipeline.build import build
     from generator.views.site import version_dir
 
     config = _config(args, args.page_format or "mkdocs")
@@ -304,8 +304,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from generator.build.load import load_api
     from generator.config import pair_releases
+    from generator.pipeline.load import load_api
 
     releases = pair_releases(args.versions, args.sources, args.source_kind, args.crds)
     if len(releases) != 1:
@@ -330,8 +330,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
 
 def _diff(args: argparse.Namespace) -> int:
     from generator.analysis.diff import DiffFilter
-    from generator.build.compare import diff_releases
     from generator.config import diff_sides
+    from generator.pipeline.compare import diff_releases
     from generator.render.reports import format_github, format_json, format_markdown, format_text
 
     keep = DiffFilter(frozenset(args.groups), frozenset(args.kinds),
@@ -379,9 +379,9 @@ def display_path(spec: str) -> str:
 def cmd_check(args: argparse.Namespace) -> int:
     import tempfile
 
-    from generator.build.pipeline import build
     from generator.output.check import compare_trees, unified
     from generator.output.writer import page_format_of, read_tree, replace_releases
+    from generator.pipeline.build import build
     from generator.views.lookup import FIELD_PATHS
     from generator.views.site import version_dir
 
@@ -504,8 +504,8 @@ def add_scan_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from generator.build.terminal import explain
     from generator.config import pair_releases
+    from generator.pipeline.terminal import explain
     from generator.render.terminal import explain_json, explain_text
     from generator.sources import available_versions
 
@@ -525,8 +525,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from generator.analysis.findings import trips
-    from generator.build.terminal import scan
     from generator.config import diff_side
+    from generator.pipeline.terminal import scan
     from generator.render.terminal import SCAN_FORMATS, scan_markdown
 
     target = replace(diff_side(args.target), crds=tuple(args.crds))

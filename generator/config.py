@@ -135,7 +135,7 @@ _PAGE_FORMAT_MESSAGE = "page format must be one of {words}, not {value!r}"
 
 @dataclass(frozen=True)
 class SiteConfig:
-    """Everything one build reads besides the sources' bytes (``build.pipeline.build``)."""
+    """Everything one build reads besides the sources' bytes (``pipeline.build.build``)."""
 
     releases: tuple[Release, ...]
     """The releases rendered."""
@@ -158,12 +158,12 @@ class SiteConfig:
     """Model-page section hooks (``render.pages.SectionHook``); ``None``: the default ones (only
     those allow rendering just the pages an edit can change)."""
     template_cache: Path | None = None
-    """Where compiled templates are kept for the next process (``build.cache.use_bytecode_cache``:
+    """Where compiled templates are kept for the next process (``pipeline.cache.use_bytecode_cache``:
     the plugin's cache directory, so each release build of ``build-site`` compiles them once);
     ``None``: nowhere. The pages do not depend on it."""
     release_cache: Path | None = None
     """Where loaded releases are kept for the other processes of the same site build
-    (``build.release_cache``: ``build-site`` turns it on, each release build loading every
+    (``pipeline.release_cache``: ``build-site`` turns it on, each release build loading every
     release of the site); ``None``: nowhere. The pages do not depend on it."""
 
     def __post_init__(self) -> None:

@@ -15,25 +15,25 @@ from pathlib import Path
 
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     # package: packages it must never import (its own layer and those below it stay allowed)
-    "sources": ("model", "analysis", "libsonnet", "examples", "views", "render", "build", "output",
+    "sources": ("model", "analysis", "libsonnet", "examples", "views", "render", "pipeline", "output",
                 "mkdocs", "sitebuild", "config", "cli"),
-    "model": ("analysis", "libsonnet", "examples", "views", "render", "build", "output", "mkdocs",
+    "model": ("analysis", "libsonnet", "examples", "views", "render", "pipeline", "output", "mkdocs",
               "sitebuild", "config", "cli", "atomic"),
-    "analysis": ("views", "render", "build", "output", "mkdocs", "sitebuild", "cli", "atomic"),
-    "libsonnet": ("analysis", "examples", "views", "render", "build", "output", "mkdocs", "sitebuild",
+    "analysis": ("views", "render", "pipeline", "output", "mkdocs", "sitebuild", "cli", "atomic"),
+    "libsonnet": ("analysis", "examples", "views", "render", "pipeline", "output", "mkdocs", "sitebuild",
                   "cli", "atomic"),
-    "examples": ("views", "render", "build", "output", "mkdocs", "sitebuild", "cli", "atomic"),
-    "views": ("render", "build", "output", "mkdocs", "sitebuild", "cli", "atomic"),
-    "render": ("build", "output", "mkdocs", "sitebuild", "cli", "atomic"),
-    "output": ("model", "analysis", "libsonnet", "examples", "views", "render", "build", "mkdocs",
+    "examples": ("views", "render", "pipeline", "output", "mkdocs", "sitebuild", "cli", "atomic"),
+    "views": ("render", "pipeline", "output", "mkdocs", "sitebuild", "cli", "atomic"),
+    "render": ("pipeline", "output", "mkdocs", "sitebuild", "cli", "atomic"),
+    "output": ("model", "analysis", "libsonnet", "examples", "views", "render", "pipeline", "mkdocs",
                "sitebuild", "cli"),
-    "build": ("mkdocs", "sitebuild", "cli", "atomic"),
+    "pipeline": ("mkdocs", "sitebuild", "cli", "atomic"),
     "mkdocs": ("sitebuild", "cli"),
     "sitebuild": ("mkdocs", "cli"),
-    "errors": ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "build",
+    "errors": ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "pipeline",
                "output", "mkdocs", "sitebuild", "config", "cli"),
     "atomic": ("errors", "sources", "model", "analysis", "libsonnet", "examples", "views", "render",
-               "build", "output", "mkdocs", "sitebuild", "config", "cli"),
+               "pipeline", "output", "mkdocs", "sitebuild", "config", "cli"),
 }
 """``sources`` and ``model`` import nothing above them; the analyses, the k8s-libsonnet engine and
 the example generators never import views, rendering or the entry points; views never import
@@ -41,7 +41,7 @@ rendering; only ``build`` wires the layers, and only the entry points (``mkdocs`
 ``cli``) use ``build``. Below ``output`` only ``sources`` may use ``atomic`` (its download cache):
 the others reach the disk through ``output``."""
 
-WRITE_FREE = ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "build")
+WRITE_FREE = ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "pipeline")
 """The layers below ``output``: none writes to disk itself (``build``'s caches keep their entries
 through ``output.pickles`` and ``output.bytecode``) ..."""
 WRITES_ALLOWED: dict[str, tuple[str, ...]] = {"sources": ("atomic_write",)}

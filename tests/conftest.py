@@ -19,11 +19,11 @@ from helpers.paths import HOSTILE, REPO, need_shared
 from helpers.sites import small_site
 from release_examples import release_api, release_examples
 
-from generator.build.pipeline import generate
-from generator.build.state import GeneratedSite
 from generator.config import Release
 from generator.examples.snippets import Example
 from generator.model.types import ApiSpec
+from generator.pipeline.build import generate
+from generator.pipeline.state import GeneratedSite
 
 WHOLE_SITE_FIXTURES = frozenset({"built_site", "built_site_pages", "published_root"})
 """Fixtures that build a whole site of real releases (``mkdocs build`` of the default site, or

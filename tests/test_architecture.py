@@ -62,8 +62,8 @@ def test_check_catches_a_write_below_output(tmp_path: Path) -> None:
     download cache of ``sources`` may write through ``atomic_write``, a read is no write."""
     _write(tmp_path, {
         "generator/__init__.py": '"""x"""\n',
-        "generator/build/__init__.py": '"""x"""\n',
-        "generator/build/keep.py": (
+        "generator/pipeline/__init__.py": '"""x"""\n',
+        "generator/pipeline/keep.py": (
             "from generator.output.writer import write_bytes\n"
             "def keep(path, data):\n"
             "    path.parent.mkdir(parents=True)\n"
@@ -79,8 +79,8 @@ def test_check_catches_a_write_below_output(tmp_path: Path) -> None:
     })
     found = disk_writes(tmp_path, "generator")
     assert [(v.importer, v.imported, v.line) for v in found] == [
-        ("generator.build.keep", "mkdir", 3), ("generator.build.keep", "write_bytes", 4),
-        ("generator.build.keep", "open", 5), ("generator.views.page", "atomic_write", 2)]
-    assert "build.keep:3 calls mkdir: build must not write to disk" in str(found[0])
+        ("generator.pipeline.keep", "mkdir", 3), ("generator.pipeline.keep", "write_bytes", 4),
+        ("generator.pipeline.keep", "open", 5), ("generator.views.page", "atomic_write", 2)]
+    assert "pipeline.keep:3 calls mkdir: pipeline must not write to disk" in str(found[0])
     violations = layer_violations(import_graph(tmp_path, "generator"))
     assert [(v.importer, v.imported) for v in violations] == [("generator.views.page", "generator.atomic")]

@@ -12,11 +12,6 @@ import pytest
 from helpers.paths import FIXTURES, REPO
 
 from generator import sources
-from generator.build import incremental
-from generator.build.cache import config_digest
-from generator.build.compare import diff_releases
-from generator.build.incremental import ReleaseInputs, change_olds, shape_digest
-from generator.build.pipeline import build
 from generator.config import (
     Release,
     SiteConfig,
@@ -29,6 +24,11 @@ from generator.errors import UsageError
 from generator.examples.jsonnet import JsonnetRenderer
 from generator.libsonnet.builders import WITH, BuilderFunction, BuilderObject
 from generator.mkdocs.plugin import K8sApiDocsPlugin
+from generator.pipeline import incremental
+from generator.pipeline.build import build
+from generator.pipeline.cache import config_digest
+from generator.pipeline.compare import diff_releases
+from generator.pipeline.incremental import ReleaseInputs, change_olds, shape_digest
 from generator.views.example_sections import ExampleSections
 
 OLD = FIXTURES / "versions" / "gadget-old.json"

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from generator.build.pipeline import generate
 from generator.config import Release
 from generator.libsonnet.builders import (
     MIXIN,
@@ -26,6 +25,7 @@ from generator.libsonnet.builders import (
 )
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
+from generator.pipeline.build import generate
 from generator.sources import load_source
 from generator.views.builder_section import builder_section
 from generator.views.pages import model_page

@@ -9,8 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from generator.build.collector import BUILD_THRESHOLD, fewer_collections
 from generator.mkdocs.plugin import K8sApiDocsPlugin
+from generator.pipeline.collector import BUILD_THRESHOLD, fewer_collections
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ def test_mkdocs_build_runs_with_fewer_collections_until_shutdown_serve_does_not(
 
 
 def test_frozen_heap_freezes_what_is_alive_and_unfreezes_even_on_error() -> None:
-    from generator.build.collector import frozen_heap
+    from generator.pipeline.collector import frozen_heap
 
     assert gc.get_freeze_count() == 0
     with frozen_heap():
@@ -67,7 +67,7 @@ def test_frozen_heap_freezes_what_is_alive_and_unfreezes_even_on_error() -> None
 def test_frozen_heap_inside_a_freeze_of_another_owner_leaves_it_frozen() -> None:
     """A build forked by ``build-site`` starts with its parent's objects frozen: the loaded
     releases are frozen too, and nothing is unfrozen (the process ends with the build)."""
-    from generator.build.collector import frozen_heap
+    from generator.pipeline.collector import frozen_heap
 
     gc.freeze()
     try:

@@ -19,12 +19,12 @@ from crd_fixtures import WIDGET_SCHEMA, dump, widget_crd
 from helpers.paths import SHARED
 from jsonnet_library import CrdLibrary, evaluate_crds
 
-from generator.build.pipeline import generate
 from generator.config import Release
 from generator.examples.crd import crd_example
 from generator.libsonnet.builders import MIXIN, WITH, BuilderObject, builder_index
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
+from generator.pipeline.build import generate
 from generator.sources import load_source
 
 CRDS = SHARED / "crds"

@@ -21,8 +21,8 @@ from crd_fixtures import dump
 from helpers.crd_schema_facts import CrdVersion, crd_versions
 from helpers.paths import SHARED
 
-from generator.build.pipeline import generate
 from generator.config import Release
+from generator.pipeline.build import generate
 
 pytestmark = pytest.mark.integration
 

@@ -12,10 +12,10 @@ from helpers.paths import SHARED
 
 from generator.analysis.crd_diff import CRD_CHANGE_KINDS, with_crd_changes
 from generator.analysis.diff import CHANGE_KINDS, diff_apis
-from generator.build.pipeline import generate
 from generator.cli import main
 from generator.config import Release
 from generator.model.normalize import build_api
+from generator.pipeline.build import generate
 from generator.sources import load_source
 
 GATEWAY = SHARED / "crds" / "gateway-api"

@@ -149,8 +149,8 @@ def test_every_change_value_has_a_label_on_the_changes_page() -> None:
 
 @pytest.mark.integration
 def test_changes_page_lists_selectable_field_changes(tmp_path: Path) -> None:
-    from generator.build.pipeline import generate
     from generator.config import Release
+    from generator.pipeline.build import generate
 
     old = write(tmp_path, "old", with_selectable(widget_crd(), ".spec.colour", ".spec.size"))
     new = write(tmp_path, "new", with_selectable(widget_crd(), ".spec.colour"))

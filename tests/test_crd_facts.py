@@ -99,8 +99,8 @@ def test_markdown_links_only_for_http_urls(text: str, out: str) -> None:
 
 @pytest.mark.integration
 def test_rows_and_kind_page_show_every_fact(tmp_path: Path) -> None:
-    from generator.build.pipeline import generate
     from generator.config import Release
+    from generator.pipeline.build import generate
 
     path = tmp_path / "gizmo.yaml"
     path.write_text(dump(facts_crd()), encoding="utf-8")

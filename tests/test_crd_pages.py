@@ -12,8 +12,8 @@ import pytest
 from crd_fixtures import dump, widget_crd
 from helpers.paths import SHARED
 
-from generator.build.pipeline import generate
 from generator.config import Release, VersionsOptions
+from generator.pipeline.build import generate
 
 CRDS = SHARED / "crds"
 GATEWAY = "gateway-v1.2.0"

@@ -12,10 +12,10 @@ import pytest
 from crd_fixtures import WIDGET_SCHEMA, widget_crd
 from helpers.paths import SHARED
 
-from generator.build.pipeline import generate, load_api
 from generator.config import Release
 from generator.model.shapes import MIN_PROPERTIES, same_shapes
 from generator.model.types import ApiSpec
+from generator.pipeline.build import generate, load_api
 
 CRDS = SHARED / "crds"
 V1 = "io.k8s.api.core.v1."

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from helpers.paths import REPO, SHARED
 
-from generator.build.pipeline import generate
 from generator.cli import main
 from generator.config import Release, VersionsOptions
+from generator.pipeline.build import generate
 from generator.sitebuild.build import BuildSiteOptions, build_site
 from generator.sitebuild.landing import alias_pages, landing_page
 from generator.sitebuild.mkdocs_yml import ParentConfig, release_mkdocs_yml, release_plugin_options

@@ -14,12 +14,12 @@ from helpers.paths import FIXTURES, HOSTILE, REPO, SHARED, SPECS
 
 from generator.analysis.diff import ApiDiff, Change, diff_apis, narrows, word_changes
 from generator.analysis.upgrades import release_number
-from generator.build.pipeline import generate, load_api
-from generator.build.state import GeneratedSite
 from generator.cli import main
 from generator.config import Release
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec, TypeRef
+from generator.pipeline.build import generate, load_api
+from generator.pipeline.state import GeneratedSite
 from generator.render.reports import GITHUB_SHOWN, format_github
 from generator.sources import load_source
 from generator.sources.jsonschema_pkg import PackageHistory
@@ -461,7 +461,7 @@ def test_ignore_stability_drops_alpha_fields_of_ga_versions(capsys: pytest.Captu
 # -- speed: what a diff process loads --------------------------------------------------------
 NOT_FOR_DIFF = ("yaml", "http.client", "urllib.request", "importlib.metadata", "ctypes",
                 "tempfile", "subprocess", "concurrent.futures", "jinja2", "mkdocs", "markdown",
-                "pygments", "generator.build.pipeline", "generator.render.pages",
+                "pygments", "generator.pipeline.build", "generator.render.pages",
                 "generator.views.site")
 """Modules a diff of two bundled releases never needs; importing them is most of what made it
 slow (docs/command-line.md: "Speed" of ``diff``)."""

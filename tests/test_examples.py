@@ -24,12 +24,12 @@ from pygments.lexers import get_lexer_by_name
 from pygments.token import Error, Keyword, Number, String
 from referencing import Registry, Resource
 
-from generator.build.pipeline import generate
 from generator.config import Release
 from generator.examples import yaml_text
 from generator.examples.samples import Sample, SampleBuilder, dns_label
 from generator.examples.snippets import Example, ExampleBuilder
 from generator.model.types import ApiSpec
+from generator.pipeline.build import generate
 from generator.render.highlight import format_tokens, highlight, lexer_for
 from generator.render.markup import fence
 

@@ -14,10 +14,10 @@ import yaml
 
 from generator.analysis.explain import ExplainError, resolve, split_path
 from generator.analysis.resources import Resources, guess_plural
-from generator.build.history import release_timeline
-from generator.build.load import load_api
 from generator.cli import main
 from generator.config import Release
+from generator.pipeline.history import release_timeline
+from generator.pipeline.load import load_api
 from generator.views.explain import explanation
 from generator.views.site import plan_site
 from generator.views.versions import PublishedReleases
@@ -234,7 +234,7 @@ print("LOADED", loaded)
 
 def test_narrow_timeline_equals_the_full_one() -> None:
     from generator.analysis.timeline import ModelKey
-    from generator.build.history import _narrow_index, _package_index
+    from generator.pipeline.history import _narrow_index, _package_index
     from generator.sources import available_versions
 
     keys = frozenset({ModelKey("core", "Container"), ModelKey("apps", "Deployment"),

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.build.pipeline import default_hooks
 from generator.errors import GeneratorError
 from generator.model.normalize import build_api
 from generator.output.writer import check_relative
+from generator.pipeline.build import default_hooks
 from generator.render.env import make_env
 from generator.render.pages import render_version
 from generator.sources import load_document

@@ -18,12 +18,12 @@ from generator.analysis.diff import ApiDiff, Change, DiffFilter, diff_apis
 from generator.analysis.diff_filters import resolve_filter
 from generator.analysis.stages import model_stages
 from generator.analysis.upgrades import Guide, release_number
-from generator.build.load import load_api
 from generator.cli import main
 from generator.config import Release
 from generator.errors import UsageError
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
+from generator.pipeline.load import load_api
 from generator.sources import load_source
 from generator.sources.jsonschema_pkg import PackageHistory
 

@@ -15,10 +15,10 @@ import pytest
 from helpers.paths import FIXTURES, HOSTILE
 from markdown_it import MarkdownIt
 
-from generator.build.pipeline import generate
-from generator.build.state import GeneratedSite
 from generator.cli import main
 from generator.config import Release, VersionsOptions
+from generator.pipeline.build import generate
+from generator.pipeline.state import GeneratedSite
 from generator.render import gfm
 
 pytestmark = pytest.mark.integration

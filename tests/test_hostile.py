@@ -14,11 +14,11 @@ import pytest
 import yaml
 from helpers.paths import HOSTILE
 
-from generator.build.pipeline import generate
 from generator.cli import main
 from generator.config import Release
 from generator.model.normalize import build_api
 from generator.output.writer import MANAGED_MARKER, check_relative
+from generator.pipeline.build import generate
 from generator.sources import load_source
 from generator.views.properties import property_rows
 from generator.views.site import plan_site

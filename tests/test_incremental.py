@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from generator.build import cache
-from generator.build.pipeline import generate
-from generator.build.state import GeneratedSite, GenerationMemo
 from generator.config import Release
 from generator.output.writer import sync_tree
+from generator.pipeline import cache
+from generator.pipeline.build import generate
+from generator.pipeline.state import GeneratedSite, GenerationMemo
 from generator.render.env import shipped_templates
 from generator.sources.jsonschema_pkg import package_bytes
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from helpers.paths import HOSTILE
 
-from generator.build.pipeline import load_api
 from generator.config import Release
 from generator.model.types import ApiSpec
+from generator.pipeline.build import load_api
 from generator.render.env import wbr
 from generator.render.markup import inline
 from generator.sitebuild.landing import alias_pages, site_url_of
@@ -172,7 +172,7 @@ def test_crd_field_paths_reach_any_depth_on_the_page_that_shows_the_row(shared: 
     """Nested objects of CRD kinds are entries (issue 24 item 7: paths stopped at the top level),
     on the kind's page or on the sub-page a huge tree moved them to, with the anchors those
     pages' rows have; every anchor named is an id of its page."""
-    from generator.build.pipeline import generate
+    from generator.pipeline.build import generate
 
     crds = shared / "crds"
     site = generate([Release("1.31", "", (str(crds / "cert-manager"), str(crds / "gateway-api" / "v1.2.0")))],

@@ -15,12 +15,12 @@ from typing import Any
 import pytest
 
 from generator.analysis.diff import CHANGE_KINDS, diff_apis
-from generator.build.load import load_api
-from generator.build.pipeline import generate
 from generator.config import Release
 from generator.model.operation_types import Operation
 from generator.model.operations import rbac_rule, request_info
 from generator.model.types import ApiSpec
+from generator.pipeline.build import generate
+from generator.pipeline.load import load_api
 from generator.sources.routes import decode_ranges, encode_ranges, python_name
 from generator.views.operations_section import python_call
 

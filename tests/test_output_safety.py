@@ -13,11 +13,11 @@ from pathlib import Path
 import pytest
 from helpers.paths import FIXTURES, REPO
 
-from generator.build.pipeline import generate
 from generator.cli import main
 from generator.config import Release
 from generator.errors import UsageError
 from generator.output.writer import write_pages
+from generator.pipeline.build import generate
 
 pytestmark = pytest.mark.integration
 

@@ -8,8 +8,8 @@ import pytest
 from helpers.paths import SPECS, need_shared
 from pagetext import notes, table_rows
 
-from generator.build.pipeline import generate
 from generator.config import Release
+from generator.pipeline.build import generate
 
 RCS_131 = "1.31/resource/v1alpha3/resourceClaimStatus.md"
 RCS_132 = "1.32/resource/v1beta1/resourceClaimStatus.md"

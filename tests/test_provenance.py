@@ -9,9 +9,9 @@ from pathlib import Path
 
 from helpers.paths import FIXTURES
 
-from generator.build.pipeline import generate
-from generator.build.state import GeneratedSite
 from generator.config import Release
+from generator.pipeline.build import generate
+from generator.pipeline.state import GeneratedSite
 from generator.render.raw_html import CLOSE, OPEN
 from generator.sources.jsonschema_pkg import package_bytes, package_version
 from generator.views import provenance

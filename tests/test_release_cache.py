@@ -1,5 +1,5 @@
 """The cache of loaded releases the release builds of ``build-site`` share
-(``build.release_cache``): a hit gives the same pages as loading, an entry made by other code or
+(``pipeline.release_cache``): a hit gives the same pages as loading, an entry made by other code or
 that cannot be read is not used, and the plugin without ``build-site`` does not use it."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.build import pipeline, release_cache
-from generator.build.pipeline import build
 from generator.config import Release, SiteConfig, VersionsOptions, plugin_config
+from generator.pipeline import build as pipeline_build
+from generator.pipeline import release_cache
+from generator.pipeline.build import build
 from generator.sitebuild.mkdocs_yml import ParentConfig, release_plugin_options
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "versions"
@@ -30,13 +31,13 @@ def config(cache: Path | None) -> SiteConfig:
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The releases loaded from their sources (not taken from the cache), in order."""
     seen: list[str] = []
-    load = pipeline.load_api
+    load = pipeline_build.load_api
 
     def counting(release: Release, *args: object, **kwargs: object) -> object:
         seen.append(release.version)
         return load(release, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(pipeline, "load_api", counting)
+    monkeypatch.setattr(pipeline_build, "load_api", counting)
     return seen
 
 
@@ -65,10 +66,10 @@ def test_a_cache_hit_gives_the_pages_of_a_load(tmp_path: Path, loads: list[str])
 
 def test_a_sibling_loads_its_model_only_when_asked(tmp_path: Path) -> None:
     pages(tmp_path)
-    loaded = pipeline._load(config(tmp_path), None, {})
+    loaded = pipeline_build._load(config(tmp_path), None, {})
     assert loaded["1.30"]._api is None  # a sibling: plan, index and format only
     assert loaded["1.31"]._api is not None and loaded["1.32"]._api is not None
-    fresh = pipeline._load(config(None), None, {})
+    fresh = pipeline_build._load(config(None), None, {})
     assert loaded["1.30"].plan == fresh["1.30"].plan and loaded["1.30"].index == fresh["1.30"].index
     assert loaded["1.30"].api == fresh["1.30"].api  # asked: taken from the cache
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from helpers.paths import FIXTURES, REPO
 
-from generator.build.pipeline import generate
 from generator.config import Release
 from generator.model.ordering import release_sort_key
+from generator.pipeline.build import generate
 from generator.sitebuild.build import BuildSiteOptions, build_site
 from generator.sitebuild.presets import newest_first
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from generator.build.incremental import restamp_text
 from generator.output.restamp import restamp_built, restamp_file, restamp_site
 from generator.output.writer import sync_tree
+from generator.pipeline.incremental import restamp_text
 from generator.render.raw_html import only_in_quiet_blocks, raw_block
 from generator.views.site import published_url
 

@@ -133,7 +133,7 @@ def test_theme_templates_compiled_ahead_are_what_a_build_loads(tmp_path: Path,
     import jinja2
     from mkdocs.config import load_config
 
-    from generator.build.cache import use_bytecode_cache
+    from generator.pipeline.cache import use_bytecode_cache
     from generator.sitebuild.warm import compile_theme_templates
 
     (tmp_path / "docs").mkdir()

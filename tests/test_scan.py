@@ -12,11 +12,11 @@ import pytest
 from generator.analysis.findings import Finding, trips
 from generator.analysis.resources import Resources
 from generator.analysis.scan import Scanner
-from generator.build.history import release_timeline
-from generator.build.load import load_api
-from generator.build.terminal import scan
 from generator.cli import main
 from generator.config import Release
+from generator.pipeline.history import release_timeline
+from generator.pipeline.load import load_api
+from generator.pipeline.terminal import scan
 from generator.sources.manifests import read_objects
 
 pytestmark = pytest.mark.integration

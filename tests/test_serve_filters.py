@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.build.pipeline import generate
-from generator.build.state import GenerationMemo
 from generator.config import Release
 from generator.errors import GeneratorError
 from generator.mkdocs.plugin import K8sApiDocsPlugin
+from generator.pipeline.build import generate
+from generator.pipeline.state import GenerationMemo
 from generator.render.env import shipped_templates
 
 pytestmark = pytest.mark.integration

@@ -19,7 +19,7 @@ from helpers.paths import FIXTURES, REPO
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
-from generator.build.incremental import restamp_text
+from generator.pipeline.incremental import restamp_text
 from generator.render.raw_html import only_in_quiet_blocks
 
 pytestmark = pytest.mark.integration

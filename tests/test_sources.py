@@ -9,9 +9,9 @@ import pytest
 import yaml
 from helpers.paths import FIXTURES, SPECS, need_shared
 
-from generator.build.pipeline import generate
 from generator.config import Release
 from generator.model.normalize import build_api
+from generator.pipeline.build import generate
 from generator.sources import load_source
 from generator.sources.jsonschema_pkg import available_versions
 from generator.sources.known_differences import COMPARED_RELEASES, KNOWN_DIFFERENCES

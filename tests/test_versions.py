@@ -12,10 +12,10 @@ import pytest
 from pagetext import other_versions_line
 
 from generator.analysis.timeline import ModelKey, Presence, Timeline, ranges
-from generator.build.pipeline import generate, release_timeline
-from generator.build.state import GeneratedSite
 from generator.config import Release, VersionsOptions
 from generator.model.types import ApiSpec
+from generator.pipeline.build import generate, release_timeline
+from generator.pipeline.state import GeneratedSite
 from generator.views.site import published_url, release_url
 
 pytestmark = pytest.mark.integration

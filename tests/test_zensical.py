@@ -21,9 +21,9 @@ from browserkit import served
 from helpers.paths import IN_CI, REPO
 from linkcheck import broken_links
 
-from generator.build.pipeline import generate
 from generator.config import Release
 from generator.errors import GeneratorError
+from generator.pipeline.build import generate
 from generator.render.raw_html import CLOSE, OPEN, source_relative
 from generator.sitebuild.build import BuildSiteOptions, BuildSummary, build_site, check_links
 from generator.sitebuild.mkdocs_yml import ParentConfig

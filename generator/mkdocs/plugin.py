@@ -29,16 +29,16 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import BasePlugin, event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
-from generator.build.cache import use_bytecode_cache
-from generator.build.collector import fewer_collections
-from generator.build.pipeline import build
-from generator.build.state import GeneratedSite, SiteState
 from generator.config import HISTORY_SCOPES, LAYOUTS, PLUGIN_DEFAULTS, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
 from generator.mkdocs import accelerators, nav_cache, page_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.restamp import mark_outdated, restamp_site
 from generator.output.writer import sync_tree, write_file
+from generator.pipeline.build import build
+from generator.pipeline.cache import use_bytecode_cache
+from generator.pipeline.collector import fewer_collections
+from generator.pipeline.state import GeneratedSite, SiteState
 from generator.render import raw_html
 from generator.render.search_sections import page_sections
 from generator.views.nav import (
@@ -129,7 +129,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         page is finished."""
         self._fast_headings = False
         self._state: SiteState | None = None
-        """What the last build left (``build.pipeline.build``): the plugin has ``on_startup``, so
+        """What the last build left (``pipeline.build.build``): the plugin has ``on_startup``, so
         MkDocs keeps this instance across the rebuilds of ``mkdocs serve``; ``build`` starts
         afresh when the config changed."""
         self._search = SiteSearch()

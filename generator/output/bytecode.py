@@ -1,6 +1,6 @@
 """Compiled templates kept on disk for the next process: Jinja's ``FileSystemBytecodeCache`` (it
 writes each entry to a temporary file and renames it into place) in a directory made here. The
-caller picks the directory (``build.cache.use_bytecode_cache``: one per compile settings)."""
+caller picks the directory (``pipeline.cache.use_bytecode_cache``: one per compile settings)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ sha256 of its key and holding ``(key, value)``, under a subdirectory per ``names
 the code that made them, so other code never reads them). Written atomically (``writer``):
 processes that race write the same bytes. An entry that cannot be read or is not a pickle of its
 key counts as absent. Pickles run code when read: the directory must be as trusted as the code.
-The caller decides what is kept (``build.release_cache``)."""
+The caller decides what is kept (``pipeline.release_cache``)."""
 
 from __future__ import annotations
 

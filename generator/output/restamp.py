@@ -1,5 +1,5 @@
 """Restamping built pages in place (``mkdocs serve --dirty``): after a source edit, the pages
-the pipeline kept name the source's old sha256 (``build.pipeline.restamp``). MkDocs would build
+the pipeline kept name the source's old sha256 (``pipeline.build.restamp``). MkDocs would build
 each of them again; where the digest is only in a part of the page MkDocs passes through
 unchanged (``render.raw_html.only_in_quiet_blocks``), the plugin instead replaces it in the
 generated Markdown and in the built HTML: the same bytes a build would write, at a fraction of

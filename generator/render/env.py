@@ -113,7 +113,7 @@ def memo_call() -> Callable[[Any, Any], Any]:
     """A ``memo_call`` filter: ``value | memo_call(macro)`` is ``macro(value)``, remembered by the
     macro's name and the (hashable) value, for a partial whose output depends on its argument
     alone (``partials/notes.html.j2``: the same notes on thousands of rows). One per environment
-    (a changed template gets a new environment: ``build.cache.template_env``)."""
+    (a changed template gets a new environment: ``pipeline.cache.template_env``)."""
     cache: dict[tuple[str, Any], Any] = {}
 
     def call(value: Any, macro: Any) -> Any:
@@ -151,7 +151,7 @@ def make_env(override_dir: Path | None = None, page_format: str = "mkdocs") -> j
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=False,
-        # no stat of the template file per include: build.cache.template_env makes a new
+        # no stat of the template file per include: pipeline.cache.template_env makes a new
         # environment when a template file changes (it digests them on every build)
         auto_reload=False,
     )

@@ -15,10 +15,6 @@ from typing import Any
 
 from tqdm import tqdm
 
-from generator.build.cache import compile_templates
-from generator.build.incremental import ReleaseInputs, release_shape
-from generator.build.load import release_digest
-from generator.build.release_cache import stale_entries
 from generator.config import RELEASE_CACHE_DIR, Release, VersionsOptions, plugin_config
 from generator.errors import GeneratorError, UsageError
 from generator.output.writer import (
@@ -30,6 +26,10 @@ from generator.output.writer import (
     write_file,
     write_pages,
 )
+from generator.pipeline.cache import compile_templates
+from generator.pipeline.incremental import ReleaseInputs, release_shape
+from generator.pipeline.load import release_digest
+from generator.pipeline.release_cache import stale_entries
 from generator.render.env import shipped_templates
 from generator.sitebuild.inputs import Manifest, ManifestEntry, SiteInputs, page_set_digest, release_key
 from generator.sitebuild.landing import (

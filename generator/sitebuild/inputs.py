@@ -5,7 +5,7 @@ CRD sets), the generator (version and code), the templates, the MkDocs config it
 hand-written pages, the MkDocs, Material, Pygments (the snippets' lexers) and Jinja2 versions,
 the list of releases in the site (pages link across releases), the group filter and the site
 URL, and what the release's pages read from the other releases
-(``build.incremental.ReleaseInputs``: the source digests of those its change pages compare with,
+(``pipeline.incremental.ReleaseInputs``: the source digests of those its change pages compare with,
 the names of all others).
 """
 
@@ -19,8 +19,8 @@ from importlib import metadata
 from pathlib import Path
 
 import generator
-from generator.build.cache import tree_digest
 from generator.output.writer import write_file
+from generator.pipeline.cache import tree_digest
 
 MANIFEST_FORMAT = 2
 
@@ -82,7 +82,7 @@ class ManifestEntry:
     source: str = ""
     """sha256 of the source the release was built from."""
     shape: str = ""
-    """``build.incremental.shape_digest`` of that source (reused while the source is unchanged)."""
+    """``pipeline.incremental.shape_digest`` of that source (reused while the source is unchanged)."""
     title: str = ""
     """The release's title (``views.pages.title_of``; reused likewise)."""
 

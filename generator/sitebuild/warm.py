@@ -11,7 +11,7 @@ from pathlib import Path
 import jinja2
 import jinja2.meta
 
-from generator.build.cache import use_bytecode_cache
+from generator.pipeline.cache import use_bytecode_cache
 from generator.sitebuild.runner import quiet_config
 
 

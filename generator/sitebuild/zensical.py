@@ -25,11 +25,11 @@ from typing import Any
 import yaml
 
 from generator.atomic import atomic_write
-from generator.build.pipeline import build
-from generator.build.state import GeneratedSite
 from generator.config import plugin_config
 from generator.errors import GeneratorError
 from generator.output.writer import sync_tree, write_file
+from generator.pipeline.build import build
+from generator.pipeline.state import GeneratedSite
 from generator.render.raw_html import source_relative
 from generator.sitebuild.mkdocs_yml import PLUGIN, ParentConfig
 from generator.views.nav import ABOUT_TITLE, RELEASES_MARKER, releases_list, rename_in_nav

@@ -165,7 +165,7 @@ class SitePlan:
     """Nested object (``Model.field_path``) → (its root's page, its section's anchor)."""
     memos: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """What views derive from this release and remember while it is built (links that depend
-    only on the plan): part of the build state (``build.state.LoadedRelease.plan``), never a
+    only on the plan): part of the build state (``pipeline.state.LoadedRelease.plan``), never a
     process-wide memo."""
     nested_pages: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     """Page (a kind's, or a sub-page) → its sub-pages as (page path, nested object shown at the

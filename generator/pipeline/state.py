@@ -42,7 +42,7 @@ class GeneratedSite:
 class LoadedRelease:
     """One release as loaded for a site: what its pages were rendered from.
 
-    A sibling taken from the release cache (``build.release_cache``) comes as its plan, index
+    A sibling taken from the release cache (``pipeline.release_cache``) comes as its plan, index
     and format, with ``api`` a loader called the first time the model is asked for (most
     siblings only lend their plan, index and title to the versions feature)."""
 

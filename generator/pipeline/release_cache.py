@@ -22,10 +22,10 @@ from pathlib import Path
 from typing import Any
 
 from generator.analysis.timeline import ReleaseIndex
-from generator.build.cache import tree_digest
 from generator.errors import Diagnostic
 from generator.model.types import ApiSpec
 from generator.output.pickles import PickleStore, other_namespaces
+from generator.pipeline.cache import tree_digest
 from generator.views.site import SitePlan
 
 _PACKAGE = Path(__file__).resolve().parents[1]

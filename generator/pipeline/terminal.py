@@ -11,12 +11,12 @@ from typing import Any, BinaryIO
 from generator.analysis.explain import resolve
 from generator.analysis.findings import Finding
 from generator.analysis.timeline import ModelKey, index_api
-from generator.build.history import narrow_timeline, timeline_of
-from generator.build.load import load_api
 from generator.config import Release
 from generator.errors import Diagnostic, GeneratorError
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
+from generator.pipeline.history import narrow_timeline, timeline_of
+from generator.pipeline.load import load_api
 from generator.sources import UPSTREAM_PREFIX, SourceOptions, available_versions
 from generator.views.explain import Explanation, explanation
 from generator.views.site import plan_site

@@ -40,10 +40,10 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from generator.analysis.timeline import ModelKey, identity
-from generator.build.state import LoadedRelease, SiteState  # noqa: F401  (re-exported for callers)
 from generator.config import Release
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec, Model
+from generator.pipeline.state import LoadedRelease, SiteState  # noqa: F401  (re-exported for callers)
 from generator.sources import SourceOptions, definition_fields
 from generator.views.site import SitePlan
 

@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from generator.analysis.crd_diff import with_crd_changes
 from generator.analysis.diff import ApiDiff, DiffFilter, diff_apis, filter_diff
 from generator.analysis.diff_filters import resolve_filter
-from generator.build.load import load_api, package_history
 from generator.config import Release
 from generator.errors import Diagnostic
 from generator.model.types import ApiSpec
+from generator.pipeline.load import load_api, package_history
 from generator.sources import SourceOptions
 
 

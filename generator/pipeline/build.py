@@ -11,17 +11,17 @@ import jinja2
 
 from generator.analysis.crd_diff import with_crd_changes
 from generator.analysis.diff import diff_apis
-from generator.build.cache import config_digest, template_env
-from generator.build.collector import fewer_collections, frozen_heap
-from generator.build.history import release_timeline, timeline_of
-from generator.build.incremental import ChangedModels, PageDependencies, change_olds, restamp_text
-from generator.build.load import load_api, package_history, release_digest, select_groups
-from generator.build.release_cache import LoadedApi, ReleaseCache, Sibling
-from generator.build.state import GeneratedSite, GenerationMemo, LoadedRelease, ReleaseApis, SiteState
 from generator.config import Release, SiteConfig
 from generator.errors import Diagnostic, Location, UsageError
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
+from generator.pipeline.cache import config_digest, template_env
+from generator.pipeline.collector import fewer_collections, frozen_heap
+from generator.pipeline.history import release_timeline, timeline_of
+from generator.pipeline.incremental import ChangedModels, PageDependencies, change_olds, restamp_text
+from generator.pipeline.load import load_api, package_history, release_digest, select_groups
+from generator.pipeline.release_cache import LoadedApi, ReleaseCache, Sibling
+from generator.pipeline.state import GeneratedSite, GenerationMemo, LoadedRelease, ReleaseApis, SiteState
 from generator.render.env import template_error
 from generator.render.pages import SectionHook, render_changes, render_indexes, render_models
 from generator.render.raw_html import only_in_quiet_blocks
@@ -72,7 +72,7 @@ def build(config: SiteConfig, state: SiteState | None = None, *,
     ``state`` (what the previous call returned, kept between the builds of ``mkdocs serve``):
     when no input changed (sources by sha256, templates by content, the config), the previous
     site; when only some sources changed and the hooks are the default ones, the previous site
-    with only the pages that can show a changed model rendered again (``build.incremental``).
+    with only the pages that can show a changed model rendered again (``pipeline.incremental``).
     Returns the site and the state for the next call (``None`` unless ``state`` or ``keep`` is
     given: only then are the sources' digests taken). ``GeneratedSite.rendered`` lists the pages
     this call rendered. ``progress`` is called with each release as it is loaded. Runs with
