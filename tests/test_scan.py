@@ -367,12 +367,6 @@ def test_json_list_stdin_and_directories(capsys: pytest.CaptureFixture[str], tmp
 
 @pytest.mark.parametrize(("text", "message"), [
     (b"a: b: c\n", "invalid YAML at line 1, column 5"),
-    (b"apiVersion: v1\nkind: ConfigMap\n{{- if .Values.x }}\ndata: {}\n{{- end }}\n",
-     "Helm template syntax"),
-    (b"apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: {{ .Values.replicas }}\n",
-     "Helm template syntax"),
-    (b"apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: \"r/{{ .Values.tag }}\"\n",
-     "Helm template syntax"),
     (b"\xff\xfe", "not UTF-8"),
     (b"# Title\n\nSome prose, not a manifest.\n", "not a manifest: the document at line 3 is a str"),
 ])
@@ -383,6 +377,28 @@ def test_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[str], tmp_pa
     code, out, err = run(capsys, "scan", str(bad), "--target", "1.32")
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and message in err and str(bad) in err
+
+
+@pytest.mark.parametrize(("text", "line"), [
+    (b"apiVersion: v1\nkind: ConfigMap\n{{- if .Values.x }}\ndata: {}\n{{- end }}\n", 3),
+    (b"apiVersion: apps/v1\nkind: Deployment\nspec:\n  replicas: {{ .Values.replicas }}\n", 4),
+    (b"apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - image: \"r/{{ .Values.tag }}\"\n", 5),
+])
+def test_a_helm_template_is_one_info_finding(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                             text: bytes, line: int) -> None:
+    """Outside a chart too: a file with template syntax is not scanned, and says how to scan it;
+    alone, no object is found (exit 2, naming the template)."""
+    (tmp_path / "tpl.yaml").write_bytes(text)
+    (tmp_path / "cm.yaml").write_text("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n")
+    code, out, _ = run(capsys, "scan", str(tmp_path), "--target", "1.32", "--format", "json",
+                       "--fail-on", "warning")
+    assert code == 0
+    (f,) = json.loads(out)["findings"]
+    assert (f["file"], f["line"], f["class"]) == (str(tmp_path / "tpl.yaml"), line, "info")
+    assert "helm template CHART | k8s-api-docs scan --target 1.32 -" in f["message"]
+    code, out, err = run(capsys, "scan", str(tmp_path / "tpl.yaml"), "--target", "1.32")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "no Kubernetes object found in" in err and "1 Helm template(s) not scanned" in err
 
 
 def test_unknown_target_and_missing_file(capsys: pytest.CaptureFixture[str]) -> None:

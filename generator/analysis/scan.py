@@ -47,6 +47,20 @@ _INT64 = (-(2**63), 2**63 - 1)
 _DATE_TIME = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$")
 
 
+def article(word: str) -> str:
+    """``a`` or ``an`` before ``word`` by its first letter (``an alpha``, ``a beta``)."""
+    return "an" if word[:1].lower() in "aeiou" and word else "a"
+
+
+def template_finding(file: str, line: int, chart: str, target: str) -> Finding:
+    """The one ``info`` finding of a Helm template: not scanned, and how to scan what it makes."""
+    render = f"helm template {chart}" if chart else "helm template CHART"
+    what = "a Helm chart template" if chart else "Helm template syntax {{ … }}"
+    return Finding(file, line, None, None, "", None, "info",
+                   f"not scanned: {what}; render the chart and scan its output: {render} | "
+                   f"k8s-api-docs scan --target {target} -", None, "helm-template")
+
+
 def path_text(path: Path_) -> str:
     """``spec.template.spec.containers[0].image``."""
     out = ""
@@ -98,6 +112,9 @@ class Scanner:
         return sorted(found, key=lambda f: (f.line, f.path or ""))
 
     def _scan(self, obj: ManifestObject) -> list[Finding]:
+        return self._check(obj) + self.duplicates(obj)
+
+    def _check(self, obj: ManifestObject) -> list[Finding]:
         data = obj.data
         api_version, kind = obj.api_version, obj.kind
         shown_av = api_version if isinstance(api_version, str) else None
@@ -135,12 +152,16 @@ class Scanner:
         if not isinstance(meta, dict) or not (meta.get("name") or meta.get("generateName")):
             checker.add(("metadata", "name"), "error", "metadata.name: Required value: name or "
                         "generateName is required", "required", line_at=("metadata",))
-        for at, line in obj.duplicates.items():
-            checker.findings.append(Finding(obj.file, line, shown_av, kind, obj.name,
-                                            path_text(at), "error", f"duplicate field "
-                                            f"\"{path_text(at)}\" (the last value is kept)",
-                                            None, "duplicate"))
         return out + checker.findings
+
+    @staticmethod
+    def duplicates(obj: ManifestObject) -> list[Finding]:
+        """A key given twice in one mapping, whatever else the object is (served or not)."""
+        av, kind = obj.api_version, obj.kind
+        return [Finding(obj.file, line, av if isinstance(av, str) else None,
+                        kind if isinstance(kind, str) else None, obj.name, path_text(at), "error",
+                        f"duplicate field \"{path_text(at)}\" (the last value is kept)", None,
+                        "duplicate") for at, line in obj.duplicates.items()]
 
     def _not_served(self, group: str, version: str, kind: str, resource: Resource | None,
                     finding: Any) -> Finding:
@@ -223,7 +244,7 @@ class Scanner:
         if stage != "ga":
             why = ("off unless the cluster enables it" if stage == "alpha" else
                    "new beta APIs are off by default since 1.24: check that the cluster serves it")
-            return [finding("warning", f"{written} is a{'n' if stage == 'alpha' else ''} {stage} "
+            return [finding("warning", f"{written} is {article(stage)} {stage} "
                                        f"API version ({why}){other}", "stage",
                             preferred if other else None)]
         return []
@@ -336,8 +357,8 @@ class _FieldChecker:
             if stage is not None:
                 self.warned.add((model.name, f.name))
                 gate = f" (feature gate {stage.name})" if stage.name else ""
-                self.add(here, "warning", f"an {stage.stage} field{gate}: dropped unless its "
-                                          "feature is enabled", "stage")
+                self.add(here, "warning", f"{article(stage.stage)} {stage.stage} field{gate}: "
+                                          "dropped unless its feature is enabled", "stage")
             elif is_deprecated(f.description):
                 self.warned.add((model.name, f.name))
                 self.add(here, "warning", "a deprecated field", "deprecated")

@@ -59,24 +59,29 @@ def _previous_api(release: Release, previous: str, options: SourceOptions | None
 
 @dataclass
 class ScanResult:
-    """The findings of every object read, how many objects, and the loaders' diagnostics."""
+    """The findings of every object read, how many objects, and the loaders' diagnostics;
+    ``skipped``: (file, why) of the files not read as manifests; ``files``: the files listed."""
 
     findings: list[Finding]
     objects: int
     target: str
     before: str = ""
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    files: int = 0
+    templates: int = 0
 
 
 def scan(paths: Sequence[str], target: Release, before: Release | None = None,
          options: SourceOptions | None = None, *, stdin: BinaryIO | Any = None,
-         lenient: bool = False) -> ScanResult:
+         lenient: bool = False, exclude: Sequence[str] = ()) -> ScanResult:
     """Every finding of the objects in ``paths`` (files, directories, ``-``) against ``target``
-    (``before``: the ``--from`` release). Bad input raises before anything is checked."""
-    from generator.analysis.scan import Scanner  # not on explain's path
-    from generator.sources.manifests import input_files, read_file
+    (``before``: the ``--from`` release), file by file: a Helm template is one ``info`` finding,
+    files that are no manifest are ``skipped``. Bad input raises before anything is checked."""
+    from generator.analysis.scan import Scanner, template_finding  # not on explain's path
+    from generator.sources.manifests import collect
 
-    objects = [obj for name in input_files(paths) for obj in read_file(name, stdin)]
+    files = collect(paths, exclude, stdin)
     api, diagnostics = load_api(target, options, lenient=lenient)
     apis = {api.version: api}
     old = None
@@ -87,6 +92,13 @@ def scan(paths: Sequence[str], target: Release, before: Release | None = None,
     timeline = timeline_of({v: index_api(a) for v, a in apis.items()}, "all",
                            all(a.format == "crd" for a in apis.values()))
     scanner = Scanner(api, timeline, old)
-    findings = [f for obj in objects for f in scanner.scan(obj)]
-    return ScanResult(findings, len(objects), api.version, old.version if old else "",
-                      diagnostics)
+    findings: list[Finding] = []
+    for read in files:
+        if read.is_template:
+            findings.append(template_finding(read.file, read.template_line, read.chart,
+                                             api.version))
+        findings += [f for obj in read.objects for f in scanner.scan(obj)]
+    return ScanResult(findings, sum(len(r.objects) for r in files), api.version,
+                      old.version if old else "", diagnostics,
+                      [(r.file, r.skipped) for r in files if r.skipped], len(files),
+                      sum(r.is_template for r in files))

@@ -6,12 +6,16 @@ escaped as in the diff reports."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import textwrap
 from collections.abc import Sequence
+from pathlib import PurePath, PurePosixPath
 from typing import Any
+from urllib.parse import quote
 
-from generator.analysis.findings import CLASSES, Finding
+from generator import __version__
+from generator.analysis.findings import CHECKS, CLASSES, Finding, check_of
 from generator.errors import one_line
 from generator.render.reports import _escape_data, _escape_property, gfm_text
 from generator.views.explain import Explanation
@@ -119,7 +123,8 @@ def scan_text(findings: Sequence[Finding], objects: int, target: str, before: st
     for f in findings:
         subject = f"{f.kind or '?'}/{f.name}" if f.name else (f.kind or "?")
         where = f" {f.path}" if f.path else ""
-        out.append(plain(f"{f.file}:{f.line}: {f.cls}: {subject}{where}: {f.message}"))
+        about = f"{subject}{where}: " if f.kind or f.name or f.path else ""
+        out.append(plain(f"{f.file}:{f.line}: {f.cls}: {about}{f.message}"))
     out.append(_summary(findings, objects, target, before))
     return "\n".join(out) + "\n"
 
@@ -143,7 +148,8 @@ def scan_github(findings: Sequence[Finding], objects: int, target: str, before: 
     lines = []
     for f in findings:
         props = [f"file={_escape_property(f.file)}", f"line={f.line}"] if f.file != "-" else []
-        subject = f"{f.kind or '?'} {f.name}".strip() + (f" {f.path}" if f.path else "")
+        subject = (f"{f.kind or '?'} {f.name}".strip() + (f" {f.path}" if f.path else "")
+                   if f.kind or f.name else check_of(f.code).title)
         props.append(f"title={_escape_property(f'{f.cls}: {subject}')}")
         lines.append(f"::{GITHUB_SCAN[f.cls]} {','.join(props)}::"
                      f"{_escape_data(one_line(plain(f.message), 2000))}")
@@ -174,5 +180,80 @@ def scan_markdown(findings: Sequence[Finding], objects: int, target: str, before
     return "\n".join(out).rstrip("\n") + "\n"
 
 
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+SARIF_LEVELS = {"error": "error", "breaking": "error", "warning": "warning", "info": "note"}
+"""SARIF ``level`` of each class (code scanning shows error, warning and note)."""
+
+
+def sarif_uri(file: str, cwd: str | None = None) -> str:
+    """A finding's file as a SARIF ``uri``: relative to the working directory when inside it,
+    with forward slashes, ``./`` left out, percent-encoded (a URI reference)."""
+    path = PurePath(file)
+    if path.is_absolute():
+        base = PurePath(cwd if cwd is not None else os.getcwd())
+        try:
+            path = path.relative_to(base)
+        except ValueError:
+            return path.as_uri()
+    parts = [p for p in path.as_posix().split("/") if p not in ("", ".")]
+    return quote(str(PurePosixPath(*parts)), safe="/") if parts else "."
+
+
+def scan_sarif_dict(findings: Sequence[Finding], objects: int, target: str, before: str = "",
+                    cwd: str | None = None) -> dict[str, Any]:
+    """SARIF 2.1.0 for code scanning: one rule per check (``CHECKS``, plus any other code met),
+    one result per finding with its level, message, file and line."""
+    rules = list(CHECKS)
+    index = {c.code: i for i, c in enumerate(rules)}
+    for f in findings:
+        if f.code not in index:
+            index[f.code] = len(rules)
+            rules.append(check_of(f.code))
+    results = []
+    for f in findings:
+        subject = f"{f.api_version or '?'} {f.kind or '?'} {f.name}".strip() if (
+            f.kind or f.api_version) else ""
+        where = f" {f.path}" if f.path else ""
+        text = f"{subject}{where}: {f.message}" if subject else f.message
+        result: dict[str, Any] = {
+            "ruleId": rules[index[f.code]].code, "ruleIndex": index[f.code],
+            "level": SARIF_LEVELS[f.cls], "message": {"text": text},
+            "properties": {"class": f.cls, "apiVersion": f.api_version, "kind": f.kind,
+                           "name": f.name or None, "path": f.path,
+                           "replacement": f.replacement},
+        }
+        if f.file != "-":
+            result["locations"] = [{"physicalLocation": {
+                "artifactLocation": {"uri": sarif_uri(f.file, cwd)},
+                "region": {"startLine": max(f.line, 1)}}}]
+        results.append(result)
+    driver = {
+        "name": "k8s-api-docs", "version": __version__, "semanticVersion": __version__,
+        "rules": [{"id": c.code, "name": c.code.title().replace("-", ""),
+                   "shortDescription": {"text": c.title},
+                   "fullDescription": {"text": c.help or c.title},
+                   "help": {"text": c.help or c.title},
+                   "defaultConfiguration": {"level": _rule_level(c.code)}} for c in rules],
+    }
+    upgrade = f"from {before} " if before else ""
+    return {"version": SARIF_VERSION, "$schema": SARIF_SCHEMA, "runs": [{
+        "tool": {"driver": driver},
+        "automationDetails": {"id": f"k8s-api-docs/scan/{upgrade.replace(' ', '-')}{target}/"},
+        "properties": {"target": target, "from": before or None, "objects": objects,
+                       "summary": totals(findings)},
+        "results": results}]}
+
+
+def _rule_level(code: str) -> str:
+    return {"stage": "warning", "deprecated": "warning", "removed-later": "warning",
+            "unchecked": "note", "helm-template": "note"}.get(code, "error")
+
+
+def scan_sarif(findings: Sequence[Finding], objects: int, target: str, before: str = "") -> str:
+    return json.dumps(scan_sarif_dict(findings, objects, target, before), indent=1,
+                      ensure_ascii=False) + "\n"
+
+
 SCAN_FORMATS = {"text": scan_text, "json": scan_json, "github": scan_github,
-                "markdown": scan_markdown}
+                "markdown": scan_markdown, "sarif": scan_sarif}

@@ -12,12 +12,19 @@ aliased or merged content carry the line where that content is written. A ``List
 
 Bad input is one ``SpecError`` naming the file: not UTF-8, not YAML/JSON, a document that is a
 plain value (a text file read as YAML), excessive aliasing (go-yaml's ratio), a Helm template (``{{ … }}``
-outside prose and ``data``). An array item that is not an object is returned as one too (``scan``
-reports it: not fatal).
+outside prose and ``data``: ``HelmTemplateSyntax``). An array item that is not an object is
+returned as one too (``scan`` reports it: not fatal).
+
+``collect`` reads what a repository holds, as ``scan`` does: Helm chart templates (under a chart's
+``templates/``, or with template syntax) are not read but listed, with the line of their first
+template action; files that are YAML but no Kubernetes manifest (``Chart.yaml``, ``values*.yaml``,
+``kustomization.yaml``, pre-commit and GitHub workflow files, YAML without ``apiVersion`` and
+``kind``) are skipped with the reason; ``--exclude`` globs leave files out.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import json
 import re
 from collections.abc import Iterator, Sequence
@@ -26,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, SpecError, UsageError
-from generator.sources.crd import _refuse_template_text, manifest_files
+from generator.sources.crd import manifest_files
 from generator.sources.fast_yaml import allowed_alias_ratio
 from generator.sources.reader import (
     MAX_DATA_DEPTH,
@@ -93,21 +100,182 @@ class ManifestObject:
         return name if isinstance(name, str) else ""
 
 
-def input_files(paths: Sequence[str]) -> list[str]:
-    """Files to read, in order: each file as given, each directory's manifest files, ``-``."""
-    out: list[str] = []
+class HelmTemplateSyntax(SpecError):
+    """A file holding Helm template syntax (``{{ .Values.x }}``): not a manifest until rendered."""
+
+    def __init__(self, line: int, origin: str, document: int = 0) -> None:
+        where = f"{origin} (document {document + 1})" if document else origin
+        super().__init__(f"Helm template syntax {{{{ … }}}} at line {line}: render the chart "
+                         "first (helm template), then scan its output", Location(where))
+        self.line = line
+
+
+def input_files(paths: Sequence[str], exclude: Sequence[str] = ()) -> list[str]:
+    """Files to read, in order: each file as given, each directory's manifest files, ``-``;
+    none that an ``exclude`` glob matches (``excluded``)."""
+    return [name for name, relative, _ in _listed(paths)
+            if not excluded(name, relative, exclude)]
+
+
+def _listed(paths: Sequence[str]) -> Iterator[tuple[str, str, bool]]:
+    """(file, its path relative to the directory given or as given, whether it was given by
+    name) of every input."""
     for given in paths:
         if given == STDIN:
-            out.append(STDIN)
+            yield STDIN, STDIN, True
             continue
         path = Path(given)
         if path.is_dir():
-            out.extend(str(p) for p in manifest_files(path))
+            for p in manifest_files(path):
+                yield str(p), p.relative_to(path).as_posix(), False
         elif path.is_file():
-            out.append(given)
+            yield given, Path(given).as_posix(), True
         else:
             raise UsageError(f"{given}: no such file or directory")
+
+
+def excluded(name: str, relative: str, globs: Sequence[str]) -> bool:
+    """Whether a glob matches the file (its path as listed, or relative to the directory given,
+    ``./`` left out) or a directory it is in: ``vendor``, ``charts/*/values.yaml``, ``*.json``.
+    ``*`` matches across ``/`` (``fnmatch``)."""
+    if not globs or name == STDIN:
+        return False
+    candidates: set[str] = set()
+    for path in (Path(name).as_posix(), relative):
+        parts = [p for p in path.split("/") if p not in ("", ".")]
+        candidates.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+        candidates.add(parts[-1] if parts else path)
+    return any(fnmatch.fnmatchcase(c, g.strip("/").removeprefix("./"))
+               for g in globs for c in candidates)
+
+
+_NOT_MANIFESTS: tuple[tuple[str, str], ...] = (
+    ("Chart.yaml", "a Helm chart's Chart.yaml"),
+    ("Chart.yml", "a Helm chart's Chart.yaml"),
+    ("values*.yaml", "Helm values"),
+    ("values*.yml", "Helm values"),
+    ("values*.json", "Helm values"),
+    ("kustomization.yaml", "a kustomization (kustomize build DIR | k8s-api-docs scan - checks "
+                           "what it makes)"),
+    ("kustomization.yml", "a kustomization (kustomize build DIR | k8s-api-docs scan - checks "
+                          "what it makes)"),
+    (".pre-commit-config.yaml", "pre-commit configuration"),
+    (".pre-commit-hooks.yaml", "pre-commit hook definitions"),
+    (".gitlab-ci.yml", "GitLab CI configuration"),
+    ("action.yml", "a GitHub Action"),
+    ("action.yaml", "a GitHub Action"),
+)
+"""File names (globs) of YAML that is no Kubernetes manifest although it may hold ``apiVersion``
+or ``kind`` (a chart's ``apiVersion: v2``, kustomize's own kind)."""
+
+
+def not_a_manifest(name: str) -> str:
+    """Why the file ``name`` is known not to be a manifest by its name and place (``""``: it may
+    be one)."""
+    if name == STDIN:
+        return ""
+    path = Path(name)
+    for pattern, why in _NOT_MANIFESTS:
+        if fnmatch.fnmatchcase(path.name, pattern):
+            return why
+    parts = path.parts
+    if ".github" in parts and parts.index(".github") < len(parts) - 1:
+        return ("a GitHub workflow" if "workflows" in parts[parts.index(".github"):]
+                else "GitHub configuration")
+    return ""
+
+
+def chart_of(name: str) -> str:
+    """The chart directory of a file under a chart's ``templates/`` (a directory whose parent has
+    ``Chart.yaml``), else ``""``."""
+    if name == STDIN:
+        return ""
+    for parent in Path(name).parents:
+        if parent.name == "templates" and (parent.parent / "Chart.yaml").is_file():
+            return str(parent.parent)
+    return ""
+
+
+@dataclass(frozen=True)
+class FileRead:
+    """What one input file is: its objects, or a Helm template (``template_line``), or skipped."""
+
+    file: str
+    objects: list[ManifestObject] = field(default_factory=list)
+    template_line: int = 0
+    """The line of the first template action of a Helm template (1 when none is found)."""
+    chart: str = ""
+    """The chart directory of a template under a chart's ``templates/``."""
+    skipped: str = ""
+    """Why the file was left out: no manifest (its name, or no ``apiVersion``/``kind``), or
+    ``excluded``."""
+
+    @property
+    def is_template(self) -> bool:
+        return self.template_line > 0
+
+
+_MANIFEST_KEY = re.compile(r'^\s*(?:-\s+)?"?(?:apiVersion|kind)"?\s*:', re.MULTILINE)
+
+
+def collect(paths: Sequence[str], exclude: Sequence[str] = (), stdin: Any = None
+            ) -> list[FileRead]:
+    """Every input file in order (``input_files``), read as ``scan`` reads a repository. A file
+    of a directory that is not YAML this tool reads and has no ``apiVersion`` or ``kind`` key is
+    skipped; a file given by name is bad input then (``SpecError``)."""
+    out: list[FileRead] = []
+    for name, relative, named in _listed(paths):
+        if excluded(name, relative, exclude):
+            out.append(FileRead(name, skipped="excluded (--exclude)"))
+            continue
+        why = not_a_manifest(name)
+        if why:
+            out.append(FileRead(name, skipped=why))
+            continue
+        chart = chart_of(name)
+        data = stdin.read() if name == STDIN and stdin is not None else (
+            b"" if name == STDIN else read_bytes(Path(name)))
+        if chart:
+            out.append(FileRead(name, template_line=_template_line(data), chart=chart))
+            continue
+        try:
+            objects = read_objects(name, data)
+        except HelmTemplateSyntax as exc:
+            out.append(FileRead(name, template_line=exc.line))
+            continue
+        except SpecError:
+            if named or _MANIFEST_KEY.search(data.decode("utf-8", "replace")):
+                raise
+            out.append(FileRead(name, skipped="not YAML this tool reads, and no apiVersion or "
+                                              "kind in it"))
+            continue
+        if objects and not any(isinstance(o.data, dict) and ("apiVersion" in o.data
+                                                             or "kind" in o.data)
+                               for o in objects):
+            out.append(FileRead(name, skipped="no Kubernetes object (no apiVersion or kind)"))
+            continue
+        out.append(FileRead(name, objects))
     return out
+
+
+def _template_line(data: bytes) -> int:
+    """The line of the first Go-template action in ``data``, 1 when there is none."""
+    lines = data.decode("utf-8", "replace").splitlines()
+    for test in (_TEMPLATE.search, lambda line: "{{" in line):
+        found = next((n for n, line in enumerate(lines, 1) if test(line)), 0)
+        if found:
+            return found
+    return 1
+
+
+def _refuse_template_text(text: str, origin: str) -> None:
+    """A file YAML cannot parse because it is a Helm template: say so, with the line."""
+    document = 0
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.startswith("---"):
+            document += 1
+        if _TEMPLATE.search(line):
+            raise HelmTemplateSyntax(number, origin, document)
 
 
 def read_objects(origin: str, data: bytes) -> list[ManifestObject]:
@@ -277,8 +445,7 @@ class _Composer:
                     self.fail(node, getattr(exc, "problem", None) or "unsupported value")
             if isinstance(value, str) and "{{" in value and _TEMPLATE.search(value) and \
                     not any(k in _FREE_TEXT for k in at if isinstance(k, str)):
-                self.fail(node, "Helm template syntax {{ … }}: render the chart first "
-                                "(helm template), then scan its output")
+                raise HelmTemplateSyntax(node.start_mark.line + 1, self.origin)
             return value
         if isinstance(node, yaml.SequenceNode):
             out: list[Any] = []
