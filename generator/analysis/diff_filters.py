@@ -3,9 +3,10 @@
 A gate filter that matches nothing would turn the gate off without a word, so every ``--kind``
 and ``--group`` must name something one of the releases has (``UsageError``, exit 2, with the
 closest names as "did you mean"). Kinds match case-insensitively (``deployment`` is
-``Deployment``); a group is the API group as written in ``apiVersion`` (``apps``,
-``flowcontrol.apiserver.k8s.io``, ``core``) or the short name the site's navigation uses
-(``flowcontrol``, ``resource``), in any case.
+``Deployment``) and by any name kubectl accepts for them, as ``explain`` resolves them
+(``hpa``, ``deploy``, ``pods``: ``analysis.resources``); a group is the API group as written
+in ``apiVersion`` (``apps``, ``flowcontrol.apiserver.k8s.io``, ``core``) or the short name the
+site's navigation uses (``flowcontrol``, ``resource``), in any case.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from dataclasses import replace
 from difflib import get_close_matches
 
 from generator.analysis.diff import DiffFilter, api_groups
+from generator.analysis.resources import Resources
 from generator.errors import UsageError, one_line
 from generator.model.types import ApiSpec
 
@@ -23,12 +25,20 @@ SUGGESTIONS = 3
 
 
 def known_kinds(apis: Iterable[ApiSpec]) -> dict[str, set[str]]:
-    """Lower-cased kind → the kinds spelled so, over ``apis`` (kinds only, no nested types)."""
+    """Lower-cased kind, or a resource name kubectl accepts (plural, short name) → the kinds
+    spelled so, over ``apis`` (kinds only, no nested types). A kind's own name wins over another
+    kind's short name."""
     out: dict[str, set[str]] = {}
+    aliases: dict[str, set[str]] = {}
     for api in apis:
         for model in api.models.values():
             if model.is_kind and model.kind:
                 out.setdefault(model.kind.lower(), set()).add(model.kind)
+        for resource in Resources(api).by_group_kind.values():
+            for name in resource.names():
+                aliases.setdefault(name, set()).add(resource.kind)
+    for name, kinds in aliases.items():
+        out.setdefault(name, kinds)
     return out
 
 

@@ -35,3 +35,22 @@ def data_notes(old_source: str, new_source: str) -> tuple[KnownDifference, ...]:
     old_diffs, new_diffs = differences_for(old), differences_for(new)
     shared = {key(d) for d in old_diffs} & {key(d) for d in new_diffs}
     return tuple(d for d in (*old_diffs, *new_diffs) if key(d) not in shared)
+
+
+def artifact_note(notes: tuple[KnownDifference, ...], group: str, api_version: str, model: str,
+                  field: str) -> KnownDifference | None:
+    """The known difference a change of ``model.field`` (API group as written, ``core`` for the
+    core group) may be an artifact of: same definition and field (for a renamed field, either
+    name); None when the change is not one of them."""
+    if not model:
+        return None
+    for d in notes:
+        short, version = package_group_version(d.definition)
+        if kind_of(d.definition) != model or version != api_version:
+            continue
+        if short != (group.split(".")[0] if group else "core"):
+            continue
+        names = {d.field, d.bundled} if d.aspect == "field name" else {d.field}
+        if field in names:
+            return d
+    return None

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from generator.analysis.diff import SEVERITIES, WORDS_SHOWN, ApiDiff, Change, shortened
-from generator.analysis.known_data import note_text, subject
+from generator.analysis.known_data import artifact_note, note_text, subject
 from generator.analysis.upgrades import guidance
 from generator.errors import one_line
 from generator.sources.known_differences import KnownDifference
@@ -31,11 +31,20 @@ def diff_to_dict(diff: ApiDiff) -> dict[str, Any]:
                     "violations": sum(c.policy == "violation" for c in diff.changes()),
                     "policyUnknown": sum(c.policy == "unknown" for c in diff.changes())},
         "notes": [note_dict(n) for n in diff.notes],
-        "changes": [change_dict(c) for c in diff.changes()],
+        "changes": [change_dict(c, diff.notes) for c in diff.changes()],
     }
 
 
-def change_dict(c: Change) -> dict[str, Any]:
+ARTIFACT = "bundled-data artifact"
+"""How every format marks a change that a known difference of the bundled data from upstream
+may have made (``known_data.artifact_note``): absent from a diff of the upstream documents."""
+
+
+def artifact(c: Change, notes: tuple[KnownDifference, ...]) -> KnownDifference | None:
+    return artifact_note(notes, c.group, c.api_version, c.model, c.field) if notes else None
+
+
+def change_dict(c: Change, notes: tuple[KnownDifference, ...] = ()) -> dict[str, Any]:
     out: dict[str, Any] = {
         "change": c.change, "severity": c.severity, "group": c.group, "apiVersion": c.api_version,
         "stability": c.stability, "policy": c.policy,
@@ -48,6 +57,8 @@ def change_dict(c: Change) -> dict[str, Any]:
         ] if c.replacements else None,
         "message": c.message,
     }
+    known = artifact(c, notes)
+    out["dataArtifact"] = note_text(known) if known else None
     if c.words:
         out["words"] = [{"before": w.before, "old": w.old, "new": w.new, "after": w.after}
                         for w in c.words]
@@ -82,17 +93,36 @@ def _unknown_text(diff: ApiDiff) -> str:
 POLICY_TAGS = {"violation": "policy violation", "unknown": "policy unknown"}
 
 
-def _tags(c: Change) -> str:
-    return f"[{c.stability}" + (f", {POLICY_TAGS[c.policy]}]" if c.policy in POLICY_TAGS else "]")
+def _tags(c: Change, notes: tuple[KnownDifference, ...] = ()) -> str:
+    tags = [c.stability]
+    if c.policy in POLICY_TAGS:
+        tags.append(POLICY_TAGS[c.policy])
+    if artifact(c, notes):
+        tags.append(ARTIFACT)
+    return f"[{', '.join(tags)}]"
 
 
 def format_text(diff: ApiDiff) -> str:
+    """The summary line, then the changes grouped by class, breaking first (each group under a
+    ``breaking (N):`` line), then the notes on the bundled data. Every change line still starts
+    with its class, for ``grep``."""
+    changes = diff.changes()
     lines = [summary_line(diff)]
-    lines += [f"{c.severity:<8} {one_line(c.message, 600)} {_tags(c)}" for c in diff.changes()]
+    for severity in SEVERITIES:
+        matching = [c for c in changes if c.severity == severity]
+        if not matching:
+            continue
+        lines += ["", f"{severity} ({len(matching)}):"]
+        lines += [f"{c.severity:<8} {one_line(c.message, 600)} {_tags(c, diff.notes)}"
+                  for c in matching]
+    if diff.notes:
+        lines.append("")
     lines += [f"note: {one_line(note_text(n), 400)}" for n in diff.notes]
     if diff.notes:
-        lines.append("note: these differences of the bundled data from upstream can change this "
-                     "result; diff upstream documents for exact results")
+        marked = sum(artifact(c, diff.notes) is not None for c in changes)
+        lines.append(f"note: these differences of the bundled data from upstream can change this "
+                     f"result ({marked} change(s) marked [{ARTIFACT}]); diff upstream documents "
+                     f"for exact results")
     return "\n".join(lines) + "\n"
 
 
@@ -105,11 +135,16 @@ def _escape_property(text: str) -> str:
     return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def github_line(change: Change, file: str = "") -> str:
-    """``::error file=swagger.json,title=…::message`` (workflow command syntax, escaped)."""
+def github_line(change: Change, file: str = "", notes: tuple[KnownDifference, ...] = ()) -> str:
+    """``::error file=swagger.json,title=…::message`` (workflow command syntax, escaped); a
+    bundled-data artifact says so in its title and message."""
     props = [f"file={_escape_property(file)}"] if file else []
-    props.append(f"title={_escape_property(f'{change.change} ({change.severity})')}")
-    message = f"{change.message} {_tags(change)}"
+    known = artifact(change, notes)
+    marked = f", {ARTIFACT}" if known else ""
+    props.append(f"title={_escape_property(f'{change.change} ({change.severity}{marked})')}")
+    message = f"{change.message} {_tags(change, notes)}"
+    if known:
+        message += f" (may not be a real change: {note_text(known)})"
     return f"::{GITHUB_COMMANDS[change.severity]} {','.join(props)}::{_escape_data(one_line(message, 2000))}"
 
 
@@ -121,8 +156,9 @@ def format_github(diff: ApiDiff, file: str = "", summary_written: bool = False) 
     changes = diff.changes()
     lines, hidden = [], []
     for severity in ("breaking", "warning"):
-        matching = [c for c in changes if c.severity == severity]
-        lines += [github_line(c, file) for c in matching[:GITHUB_SHOWN]]
+        matching = [c for c in changes if c.severity == severity]  # real changes annotated first
+        matching.sort(key=lambda c: artifact(c, diff.notes) is not None)
+        lines += [github_line(c, file, diff.notes) for c in matching[:GITHUB_SHOWN]]
         if len(matching) > GITHUB_SHOWN:
             hidden.append(f"{len(matching) - GITHUB_SHOWN} more {severity}")
     info = diff.totals()["info"]
@@ -134,8 +170,9 @@ def format_github(diff: ApiDiff, file: str = "", summary_written: bool = False) 
                  else "run diff --format text or markdown for the full report")
         text += f". Not annotated: {', '.join(hidden)}; {where}"
     if diff.notes:
+        marked = sum(artifact(c, diff.notes) is not None for c in changes)
         text += (f". {len(diff.notes)} known differences of the bundled data from upstream "
-                 "can affect this result")
+                 f"can affect this result ({marked} change(s) marked {ARTIFACT})")
     lines.append(f"::notice title=k8s-api-docs diff::{_escape_data(text)}")
     return "\n".join(lines) + "\n"
 
@@ -168,7 +205,7 @@ MARKDOWN_VALUE = 100
 """Longest old or new value in the PR-comment Markdown (description hunks: ``WORDS_SHOWN``)."""
 
 
-def _markdown_item(c: Change, new_release: str) -> str:
+def _markdown_item(c: Change, new_release: str, notes: tuple[KnownDifference, ...] = ()) -> str:
     label = c.change.replace("-", " ")
     parts = [f"- {gfm_code(c.subject)} {label}"]
     if c.change == "description-changed":
@@ -187,6 +224,9 @@ def _markdown_item(c: Change, new_release: str) -> str:
         details.append(guidance(c.replacements, new_release, gfm_code, gfm_text))
     details.append(c.stability + (f", **{POLICY_TAGS[c.policy]}**" if c.policy in POLICY_TAGS
                                   else ""))
+    known = artifact(c, notes)
+    if known:
+        details.append(f"**{ARTIFACT}**: {gfm_text(note_text(known))}")
     return "".join(parts) + " — " + "; ".join(details)
 
 
@@ -207,7 +247,7 @@ def format_markdown(diff: ApiDiff, old_label: str = "", new_label: str = "") -> 
         matching = [c for c in changes if c.severity == severity]
         if not matching:
             continue
-        items = [_markdown_item(c, diff.new_version) for c in matching]
+        items = [_markdown_item(c, diff.new_version, diff.notes) for c in matching]
         if severity == "info":
             out += ["<details>", f"<summary>{titles[severity]} ({len(matching)})</summary>", "",
                     *items, "", "</details>", ""]
