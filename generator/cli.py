@@ -92,10 +92,21 @@ def add_upstream_options(p: argparse.ArgumentParser) -> None:
                         f"MkDocs config for build-site, else in the current directory)")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="python -m generator",
+def program_name(argv0: str | None = None) -> str:
+    """The program as invoked: ``k8s-api-docs`` (the installed script) or ``python -m
+    generator`` (``__main__.py``, or any other runner)."""
+    name = os.path.basename(sys.argv[0] if argv0 is None else argv0)
+    return name if name.startswith("k8s-api-docs") else "python -m generator"
+
+
+def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog or program_name(),
                      description="Versioned Kubernetes API reference docs from OpenAPI.")
-    parser.add_argument("-V", "--tool-version", action="version", version=__version__)
+    parser.add_argument("--version", action="version", version=f"k8s-api-docs {__version__}",
+                        help="print the version of k8s-api-docs and exit (after a command, "
+                             "--version is the Kubernetes release)")
+    parser.add_argument("-V", "--tool-version", action="version", version=__version__,
+                        help="print the bare version number and exit")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     gen = sub.add_parser("generate", help="write the Markdown pages of one or more releases",
@@ -173,6 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_build_site_parser(sub)
     add_explain_parser(sub)
     add_scan_parser(sub)
+    add_completion_parser(sub)
     return parser
 
 
@@ -225,7 +237,8 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
                            "(through each release's sitemap), without it it opens the other "
                            "release's home page")
     site.add_argument("-q", "--quiet", action="store_true",
-                      help="no progress bar and no summary line")
+                      help="no progress (a bar on a terminal, else a line as each release "
+                           "starts and is done, with its time) and no summary line")
 
 
 def add_site_options(p: argparse.ArgumentParser) -> None:
@@ -415,6 +428,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     return EXIT_GATE
 
 
+def _progress_line(text: str) -> None:
+    """A progress line on standard error, flushed (a CI log shows it as it happens)."""
+    print(text, file=sys.stderr, flush=True)
+
+
 def cmd_build_site(args: argparse.Namespace) -> int:
     from generator.config import pair_releases
     from generator.sitebuild.build import BuildSiteOptions, build_site
@@ -431,6 +449,7 @@ def cmd_build_site(args: argparse.Namespace) -> int:
         releases=releases, out=args.out, config_file=config, cache_dir=args.cache_dir,
         offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
         progress=not args.quiet and sys.stderr.isatty(), spec_mirror=spec_mirror(args.spec_mirror),
+        log=None if args.quiet or sys.stderr.isatty() else _progress_line,
         lock_file=args.lock, builder=args.builder, site_url=args.site_url))
     for note in summary.notes:
         print(f"note: {note}", file=sys.stderr)
@@ -489,9 +508,21 @@ def add_scan_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
     scn.add_argument("--crds", dest="crds", action="append", default=[], metavar="PATH",
                      help="CustomResourceDefinition manifests (file, directory or URL) whose "
                           "custom resources to check (repeatable)")
-    scn.add_argument("--format", choices=FORMATS, default="text",
+    scn.add_argument("--format", choices=(*FORMATS, "sarif"), default="text",
                      help="text (default), json (docs/terminal.md), github (workflow "
-                          "annotations with file and line) or markdown")
+                          "annotations with file and line), markdown or sarif (SARIF 2.1.0 for "
+                          "code scanning: one rule per check)")
+    scn.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                     help="leave out files whose path (as listed, or relative to the directory "
+                          "given) or a directory of it matches GLOB: vendor, 'charts/*/ci/*', "
+                          "'*.json' (repeatable)")
+    scn.add_argument("--allow-empty", action="store_true",
+                     help="exit 0 when no Kubernetes object is found (default: exit 2, so that "
+                          "a wrong path does not turn the gate off)")
+    scn.add_argument("-v", "--verbose", action="store_true",
+                     help="list the files skipped (no Kubernetes manifest: Chart.yaml, "
+                          "values*.yaml, kustomization.yaml, workflows, YAML without apiVersion "
+                          "and kind; --exclude) on standard error")
     scn.add_argument("--fail-on", choices=CLASSES, metavar="CLASS",
                      help="exit 1 when a finding of this class or worse is found: error | "
                           "breaking | warning | info (breaking also trips on errors; "
@@ -532,8 +563,14 @@ def cmd_scan(args: argparse.Namespace) -> int:
     target = replace(diff_side(args.target), crds=tuple(args.crds))
     before = replace(diff_side(args.before), crds=tuple(args.crds)) if args.before else None
     result = scan(args.paths, target, before, _options(args),
-                  stdin=getattr(sys.stdin, "buffer", None))
+                  stdin=getattr(sys.stdin, "buffer", None), exclude=args.exclude)
     _print_diagnostics(result.diagnostics)
+    if args.verbose:
+        for file, why in result.skipped:
+            print(f"skipped {file}: {why}", file=sys.stderr)
+    if not result.objects and not args.allow_empty:
+        raise GeneratorError(nothing_found(args.paths, result.files, result.templates,
+                                           len(result.skipped), args.verbose))
     report = (result.findings, result.objects, result.target, result.before)
     if args.format == "github" and os.environ.get("GITHUB_STEP_SUMMARY"):
         from generator.output.writer import append_text
@@ -543,8 +580,105 @@ def cmd_scan(args: argparse.Namespace) -> int:
     return EXIT_GATE if args.fail_on and trips(result.findings, args.fail_on) else EXIT_OK
 
 
+def nothing_found(paths: Sequence[str], files: int, templates: int, skipped: int,
+                  verbose: bool) -> str:
+    """The one line of a scan that found no Kubernetes object: where it looked and what it saw."""
+    where = ", ".join("standard input" if p == "-" else p for p in paths)
+    seen = [f"{files} file(s) listed"] if files else ["no YAML or JSON file"]
+    if templates:
+        seen.append(f"{templates} Helm template(s) not scanned (render them: helm template "
+                    f"CHART | k8s-api-docs scan --target RELEASE -)")
+    if skipped:
+        seen.append(f"{skipped} skipped (no manifest, or --exclude)"
+                    + ("" if verbose else ": --verbose lists them"))
+    return (f"no Kubernetes object found in {where}: {'; '.join(seen)}; --allow-empty accepts "
+            f"this")
+
+
+# -- completion ---------------------------------------------------------------------------------
+COMPLETION_POSITIONALS = {"diff": ("release", "release"), "explain": ("kind",), "scan": ("file",),
+                          "check": ("file",), "completion": ("bash", "zsh")}
+"""What the positional arguments of each command are, for completion."""
+
+
+def add_completion_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from generator.render.completion import SHELLS
+
+    com = sub.add_parser(
+        "completion", help="print a shell completion script (bash or zsh)",
+        description="Print a completion script for commands, options, releases (the bundled "
+                    "ones) and kinds (of the release on the command line, else the newest "
+                    "bundled): eval \"$(k8s-api-docs completion bash)\" in ~/.bashrc, or "
+                    "completion zsh in ~/.zshrc.")
+    com.add_argument("shell", nargs="?", choices=tuple(SHELLS), metavar="SHELL",
+                     help="bash or zsh")
+    com.add_argument("--kinds", default=None, metavar="RELEASE", nargs="?", const="",
+                     help="print the resource names of RELEASE (default: the newest bundled), "
+                          "one a line: what the script completes kinds with")
+
+
+def completion_specs(parser: argparse.ArgumentParser) -> dict[str, object]:
+    """Each command's options and choices, read from the parser itself."""
+    from generator.render.completion import CommandSpec
+
+    specs: dict[str, object] = {}
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        for name, command in action.choices.items():
+            options: list[str] = []
+            choices: dict[str, tuple[str, ...]] = {}
+            for a in command._actions:
+                options += [o for o in a.option_strings if o.startswith("--")]
+                if a.option_strings and a.choices:
+                    for o in a.option_strings:
+                        choices[o] = tuple(str(c) for c in a.choices)
+            specs[name] = CommandSpec(tuple(options), choices,
+                                      COMPLETION_POSITIONALS.get(name, ()))
+    return specs
+
+
+def cmd_completion(args: argparse.Namespace) -> int:
+    from generator.render.completion import SHELLS
+    from generator.sources import available_versions
+
+    if args.kinds is not None:
+        _emit("".join(f"{name}\n" for name in resource_names(args.kinds, _options_offline())))
+        return EXIT_OK
+    if not args.shell:
+        raise UsageError("completion: give a shell: bash or zsh")
+    parser = build_parser()
+    specs = completion_specs(parser)
+    script = SHELLS[args.shell](program_name(), specs,  # type: ignore[arg-type]
+                                available_versions(), ("--version", "--help"))
+    _emit(script)
+    return EXIT_OK
+
+
+def _options_offline() -> SourceOptions:
+    from generator.config import cli_source_options
+
+    return cli_source_options(DEFAULT_CACHE, True, None, None)
+
+
+def resource_names(release: str, options: SourceOptions) -> list[str]:
+    """Every lower-case name kubectl accepts for a kind of ``release`` (its kind, plural,
+    singular and short names), sorted: the newest bundled release when ``release`` is empty
+    or unknown."""
+    from generator.analysis.resources import Resources
+    from generator.config import Release
+    from generator.pipeline.load import load_api
+    from generator.sources import available_versions
+
+    versions = available_versions()
+    version = release if release in versions else versions[-1]
+    api, _ = load_api(Release(version), options)
+    return sorted({n for r in Resources(api).by_group_kind.values() for n in r.names()})
+
+
 COMMANDS = {"generate": cmd_generate, "export": cmd_export, "diff": cmd_diff, "check": cmd_check,
-            "build-site": cmd_build_site, "explain": cmd_explain, "scan": cmd_scan}
+            "build-site": cmd_build_site, "explain": cmd_explain, "scan": cmd_scan,
+            "completion": cmd_completion}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -71,6 +71,9 @@ class BuildSiteOptions:
     force: bool = False
     groups: Sequence[str] = ()
     progress: bool = True
+    log: Callable[[str], None] | None = None
+    """Where progress lines go when there is no progress bar (output not a terminal): each
+    release started, and done with its time."""
     spec_mirror: Path | None = None
     """Directory of ``swagger-1.NN.json`` files for ``upstream:`` sources."""
     lock_file: Path | None = None
@@ -151,6 +154,10 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
         claim_dir(plan.out)
         for stale in stale_entries(plan.cache_dir / RELEASE_CACHE_DIR):  # releases of other code
             remove_dir(stale)
+        if options.log:
+            unchanged = [v for v in plan.releases if v not in plan.todo]
+            if unchanged:
+                options.log(f"build-site: {', '.join(unchanged)} unchanged, not rebuilt")
         built = build_releases(plan, plan.todo)
         moved = [v for v in plan.todo if v in plan.entries and plan.entries[v].page_set
                  != page_set_digest(built[v])]
@@ -258,6 +265,9 @@ def build_releases(plan: BuildPlan, versions: list[str]) -> dict[str, list[str]]
     with tqdm(total=len(jobs), desc="build-site", unit="release",
               disable=not options.progress or not jobs, leave=False) as bar:
         def done(result: BuildResult) -> None:
+            if options.log:
+                options.log(f"build-site: {result.version} "
+                            f"{'done' if result.ok else 'failed'} in {result.seconds:.1f} s")
             bar.set_postfix_str(f"{result.version} {result.seconds:.1f} s")
             bar.update(1)
             if result.ok:  # done while the other releases still build
@@ -267,8 +277,11 @@ def build_releases(plan: BuildPlan, versions: list[str]) -> dict[str, list[str]]
                                  listed[plan.newest])
         # newest (largest) releases first: the last build to finish is a small one
         rank = {v: i for i, v in enumerate(newest_first([job.version for job in jobs]))}
+        log = options.log
         results = run_builds(sorted(jobs, key=lambda j: rank[j.version]), max(1, options.jobs),
-                             done, warm=warm, prepare=prepare)
+                             done, warm=warm, prepare=prepare,
+                             on_start=(lambda j: log(f"build-site: {j.version} started"))
+                             if log else None)
     failed = [r for r in results if not r.ok]
     if failed:
         remove_dir(plan.staging(LATEST_ALIAS))

@@ -83,21 +83,28 @@ def run_build(job: BuildJob) -> BuildResult:
 def run_builds(jobs: Sequence[BuildJob], workers: int,
                on_done: Callable[[BuildResult], None] | None = None,
                pool: bool | None = None, warm: Callable[[], None] | None = None,
-               prepare: Callable[[], None] | None = None) -> list[BuildResult]:
+               prepare: Callable[[], None] | None = None,
+               on_start: Callable[[BuildJob], None] | None = None) -> list[BuildResult]:
     """Build every job, ``workers`` at a time; results in job order. ``pool``: run the jobs in
     worker processes (default: when every job is a ``mkdocs build``), else as subprocesses. Only
     then: ``warm`` (a picklable callable) fills a cache the builds share, in a worker of its own,
     while this process runs ``prepare``; the builds start when both are done. Neither changes
-    what is built: failing there only costs the builds the time they would save."""
+    what is built: failing there only costs the builds the time they would save. ``on_start``
+    and ``on_done`` are called in this process as each job starts and ends (progress)."""
     if pool is None:
         pool = all(not job.command for job in jobs)
     if pool:
-        return _run_in_workers(jobs, workers, on_done, warm, prepare)
+        return _run_in_workers(jobs, workers, on_done, warm, prepare, on_start)
     from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    def started(job: BuildJob) -> BuildResult:
+        if on_start:
+            on_start(job)
+        return run_build(job)
 
     results: dict[str, BuildResult] = {}
     with ThreadPoolExecutor(max_workers=max(1, workers)) as threads:
-        futures = [threads.submit(run_build, job) for job in jobs]
+        futures = [threads.submit(started, job) for job in jobs]
         for future in as_completed(futures):
             result = future.result()
             results[result.version] = result
@@ -144,7 +151,8 @@ def start_workers() -> None:
 def _run_in_workers(jobs: Sequence[BuildJob], workers: int,
                     on_done: Callable[[BuildResult], None] | None,
                     warm: Callable[[], None] | None,
-                    prepare: Callable[[], None] | None) -> list[BuildResult]:
+                    prepare: Callable[[], None] | None,
+                    on_start: Callable[[BuildJob], None] | None = None) -> list[BuildResult]:
     """``run_builds`` with each job in a fresh worker process (``_context``)."""
     import tempfile
     from multiprocessing.connection import wait
@@ -172,6 +180,8 @@ def _run_in_workers(jobs: Sequence[BuildJob], workers: int,
                 capture = tempfile.NamedTemporaryFile(prefix="build-", suffix=".log")  # noqa: SIM115
                 process = context.Process(target=_build_in_worker,
                                           args=(job, capture.name, dict(os.environ)))
+                if on_start:
+                    on_start(job)
                 start = time.perf_counter()
                 process.start()
                 running[process.sentinel] = (job, process, capture, start)
