@@ -282,6 +282,7 @@ def test_sarif_levels_and_validation_fails_on_a_broken_report(
         "spec: {}\n")
     code, out, _ = run(capsys, "scan", "repo/k8s/beta.yaml", "--target", "1.32",
                        "--format", "sarif")
+    assert code == 0
     sarif = json.loads(out)
     assert [r["level"] for r in sarif["runs"][0]["results"]] == ["warning"]
     assert sarif["runs"][0]["results"][0]["ruleId"] == "stage"
