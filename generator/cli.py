@@ -647,9 +647,9 @@ def cmd_completion(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not args.shell:
         raise UsageError("completion: give a shell: bash or zsh")
-    parser = build_parser()
-    specs = completion_specs(parser)
-    script = SHELLS[args.shell](program_name(), specs,  # type: ignore[arg-type]
+    specs = completion_specs(build_parser("k8s-api-docs"))
+    # for the installed script, whatever ran this (a function name cannot hold "python -m")
+    script = SHELLS[args.shell]("k8s-api-docs", specs,  # type: ignore[arg-type]
                                 available_versions(), ("--version", "--help"))
     _emit(script)
     return EXIT_OK

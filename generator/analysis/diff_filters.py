@@ -65,7 +65,15 @@ def _resolve(option: str, asked: Iterable[str], known: Mapping[str, set[str]],
         if not hits:
             spelling = {n.lower(): n for names in known.values() for n in sorted(names)}
             spelling.update({k: k for k in known if k not in spelling})  # short group names
-            close = get_close_matches(name.lower(), sorted(spelling), n=SUGGESTIONS, cutoff=0.6)
+            close: list[str] = []  # one suggestion per kind or group (not its plural too)
+            meant: set[str] = set()
+            for c in get_close_matches(name.lower(), sorted(spelling), n=4 * SUGGESTIONS,
+                                       cutoff=0.6):
+                if known[c] <= meant and c not in (n.lower() for n in known[c]):
+                    continue
+                meant |= known[c]
+                close.append(c)
+            close = close[:SUGGESTIONS]
             hint = f"; did you mean {' or '.join(spelling[c] for c in close)}?" if close else ""
             raise UsageError(f"{option} {one_line(name, 80)!r} matches nothing in {releases}"
                              f"{hint}")
