@@ -296,3 +296,19 @@ def test_sarif_uri() -> None:
     assert sarif_uri("/work/repo/k8s/app.yaml", "/work/repo") == "k8s/app.yaml"
     assert sarif_uri("/elsewhere/app.yaml", "/work/repo") == "file:///elsewhere/app.yaml"
     assert sarif_uri("my app/#1.yaml") == "my%20app/%231.yaml"
+
+
+def test_stage_warnings_read_a_beta_and_an_alpha(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    from generator.analysis.scan import article
+
+    assert [article(w) for w in ("alpha", "beta", "Alpha", "")] == ["an", "a", "an", "a"]
+    manifest = tmp_path / "pv.yaml"
+    manifest.write_text("apiVersion: v1\nkind: PersistentVolume\nmetadata:\n  name: pv\n"
+                        "spec:\n  volumeAttributesClassName: fast\n")
+    code, out, _ = run(capsys, "scan", str(manifest), "--target", "1.32")
+    assert code == 0
+    assert (f"{manifest}:6: warning: PersistentVolume/pv spec.volumeAttributesClassName: a beta "
+            "field (feature gate VolumeAttributesClass): dropped unless its feature is enabled"
+            ) in out
+    assert "an beta" not in out
