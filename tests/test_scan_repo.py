@@ -312,3 +312,17 @@ def test_stage_warnings_read_a_beta_and_an_alpha(tmp_path: Path,
             "field (feature gate VolumeAttributesClass): dropped unless its feature is enabled"
             ) in out
     assert "an beta" not in out
+
+
+def test_templates_in_the_github_and_markdown_reports(repo: Path,
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GITHUB_STEP_SUMMARY", raising=False)
+    code, out, _ = run(capsys, "scan", "repo", "--target", "1.32", "--format", "github")
+    assert code == 0
+    assert ("::notice file=repo/chart/templates/deployment.yaml,line=4,title=info%3A Helm template "
+            "not scanned::not scanned: a Helm chart template; render the chart and scan its "
+            "output: helm template repo/chart | k8s-api-docs scan --target 1.32 -") in out.splitlines()
+    code, out, _ = run(capsys, "scan", "repo", "--target", "1.32", "--format", "markdown")
+    assert "### Info (3)" in out
+    assert "| repo/chart/templates/service.yaml:1 | Helm template not scanned |  | not scanned" in out

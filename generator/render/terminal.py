@@ -170,7 +170,8 @@ def scan_markdown(findings: Sequence[Finding], objects: int, target: str, before
         out += [f"### {cls.capitalize()} ({len(matching)})", "",
                 "| Where | Object | Field | Problem | Replacement |", "| --- | --- | --- | --- | --- |"]
         for f in matching:
-            obj = f"{f.api_version or '?'} {f.kind or '?'} {f.name}".strip()
+            obj = (f"{f.api_version or '?'} {f.kind or '?'} {f.name}".strip()
+                   if f.api_version or f.kind or f.name else check_of(f.code).title)
             out.append(f"| {gfm_text(f'{f.file}:{f.line}')} | {gfm_text(obj)} | "
                        f"{gfm_text(f.path or '')} | {gfm_text(f.message)} | "
                        f"{gfm_text(f.replacement or '')} |")
