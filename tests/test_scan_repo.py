@@ -296,6 +296,13 @@ def test_sarif_uri() -> None:
     assert sarif_uri("/work/repo/k8s/app.yaml", "/work/repo") == "k8s/app.yaml"
     assert sarif_uri("/elsewhere/app.yaml", "/work/repo") == "file:///elsewhere/app.yaml"
     assert sarif_uri("my app/#1.yaml") == "my%20app/%231.yaml"
+    from generator.analysis.findings import Finding
+    from generator.render.terminal import scan_sarif_dict
+
+    piped = Finding("-", 3, "v1", "Pod", "p", "spec.x", "error", "m", None, "unknown-field")
+    (result,) = scan_sarif_dict([piped], 1, "1.32")["runs"][0]["results"]
+    assert result["locations"] == [{"physicalLocation": {"artifactLocation": {"uri": "-"},
+                                                         "region": {"startLine": 3}}}]
 
 
 def test_stage_warnings_read_a_beta_and_an_alpha(tmp_path: Path,

@@ -224,10 +224,10 @@ def scan_sarif_dict(findings: Sequence[Finding], objects: int, target: str, befo
                            "name": f.name or None, "path": f.path,
                            "replacement": f.replacement},
         }
-        if f.file != "-":
-            result["locations"] = [{"physicalLocation": {
-                "artifactLocation": {"uri": sarif_uri(f.file, cwd)},
-                "region": {"startLine": max(f.line, 1)}}}]
+        # every result has a location (code scanning refuses one without): "-" for standard input
+        result["locations"] = [{"physicalLocation": {
+            "artifactLocation": {"uri": "-" if f.file == "-" else sarif_uri(f.file, cwd)},
+            "region": {"startLine": max(f.line, 1)}}}]
         results.append(result)
     driver = {
         "name": "k8s-api-docs", "version": __version__, "semanticVersion": __version__,
