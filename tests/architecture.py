@@ -213,3 +213,46 @@ def cycles(graph: Mapping[str, Mapping[str, int]]) -> list[list[str]]:
                 if len(component) > 1 or node in graph.get(node, {}):
                     found.append(sorted(component))
     return sorted(found)
+
+
+def private_imports(root: Path, package: str) -> list[Violation]:
+    """Every use of another module's private name (``_name``, not ``__dunder__``): imported
+    (``from pkg.mod import _name``, also renamed), or read as an attribute of an imported module
+    (``mod._name``)."""
+    modules = module_files(root, package)
+    found = []
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+    for name, path in sorted(modules.items()):
+        is_package = path.name == "__init__.py"
+        module_aliases: dict[str, str] = {}
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in modules and alias.asname:
+                        module_aliases[alias.asname] = alias.name
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = name.split(".") if is_package else name.split(".")[:-1]
+                    anchor = anchor[: len(anchor) - (node.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                if base != package and not base.startswith(package + "."):
+                    continue
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    if sub in modules:
+                        module_aliases[alias.asname or alias.name] = sub
+                    elif private(alias.name) and base != name:
+                        found.append(Violation(name, f"{base}.{alias.name}", node.lineno,
+                                               "a private name of another module"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and private(node.attr)
+                    and isinstance(node.value, ast.Name) and node.value.id in module_aliases
+                    and module_aliases[node.value.id] != name):
+                found.append(Violation(name, f"{module_aliases[node.value.id]}.{node.attr}", node.lineno,
+                                       "a private name of another module", "reads"))
+    return sorted(found, key=lambda v: (v.importer, v.line))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from architecture import cycles, disk_writes, import_graph, layer_violations
+from architecture import cycles, disk_writes, import_graph, layer_violations, private_imports
 from helpers.paths import REPO
 
 
@@ -22,6 +22,36 @@ def test_no_import_circles() -> None:
 def test_only_output_writes_to_disk() -> None:
     found = disk_writes(REPO, "generator")
     assert not found, "\n".join(map(str, found))
+
+
+def test_no_module_uses_another_modules_private_name() -> None:
+    found = private_imports(REPO, "generator")
+    assert not found, "\n".join(map(str, found))
+
+
+def test_private_name_check_can_fail(tmp_path: Path) -> None:
+    """The check catches a private name imported (also renamed, also relatively) or read as an
+    attribute of an imported module; a module's own private names, dunders and public names
+    imported under a private alias pass."""
+    _write(tmp_path, {
+        "generator/__init__.py": '"""x"""\n',
+        "generator/sources/__init__.py": '"""x"""\n',
+        "generator/sources/reader.py": "_key = 1\n__all__ = []\npublic = 2\n",
+        "generator/sources/crd.py": (
+            "from generator.sources.reader import _key as key, __all__, public as _public\n"
+            "from .reader import _key\n"
+            "from generator.sources import reader\n"
+            "import generator.sources.reader as r\n"
+            "_mine = reader._key + r._key + reader.public + _public + key\n"
+            "def f():\n    return _mine\n"),
+    })
+    found = [(v.importer, v.imported, v.line, v.verb) for v in private_imports(tmp_path, "generator")]
+    assert found == [
+        ("generator.sources.crd", "generator.sources.reader._key", 1, "imports"),
+        ("generator.sources.crd", "generator.sources.reader._key", 2, "imports"),
+        ("generator.sources.crd", "generator.sources.reader._key", 5, "reads"),
+        ("generator.sources.crd", "generator.sources.reader._key", 5, "reads"),
+    ]
 
 
 def test_every_package_says_what_belongs_there() -> None:

@@ -97,20 +97,21 @@ def format_text(diff: ApiDiff) -> str:
 
 
 # -- GitHub -----------------------------------------------------------------------------------
-def _escape_data(text: str) -> str:
+def escape_command_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+def escape_command_property(text: str) -> str:
+    return escape_command_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def github_line(change: Change, file: str = "") -> str:
     """``::error file=swagger.json,title=…::message`` (workflow command syntax, escaped)."""
-    props = [f"file={_escape_property(file)}"] if file else []
-    props.append(f"title={_escape_property(f'{change.change} ({change.severity})')}")
+    props = [f"file={escape_command_property(file)}"] if file else []
+    props.append(f"title={escape_command_property(f'{change.change} ({change.severity})')}")
     message = f"{change.message} {_tags(change)}"
-    return f"::{GITHUB_COMMANDS[change.severity]} {','.join(props)}::{_escape_data(one_line(message, 2000))}"
+    return (f"::{GITHUB_COMMANDS[change.severity]} {','.join(props)}::"
+            f"{escape_command_data(one_line(message, 2000))}")
 
 
 def format_github(diff: ApiDiff, file: str = "", summary_written: bool = False) -> str:
@@ -136,7 +137,7 @@ def format_github(diff: ApiDiff, file: str = "", summary_written: bool = False) 
     if diff.notes:
         text += (f". {len(diff.notes)} known differences of the bundled data from upstream "
                  "can affect this result")
-    lines.append(f"::notice title=k8s-api-docs diff::{_escape_data(text)}")
+    lines.append(f"::notice title=k8s-api-docs diff::{escape_command_data(text)}")
     return "\n".join(lines) + "\n"
 
 

@@ -29,7 +29,7 @@ _CORE = "tag:yaml.org,2002:"
 
 class _KubectlScalars:
     """PyYAML resolver and constructor hooks: every plain scalar gets the ``PLAIN`` tag, whose
-    constructor is ``yaml_rules.resolve_plain`` (floats raw: ``reader._json_data`` applies
+    constructor is ``yaml_rules.resolve_plain`` (floats raw: ``reader.plain_json_data`` applies
     ``yaml_rules.json_value``); a plain ``<<`` gets the merge tag, which PyYAML's
     ``flatten_mapping`` merges as a key and which is the string ``<<`` as a value; tags
     go-yaml v2 ignores are ignored."""
