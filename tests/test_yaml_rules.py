@@ -27,7 +27,9 @@ KUBECTL = {
     "0o17": 15, "0x1F": 31, "0b101": 5, "1_000": 1000, "1e3": 1000, "1.5e5": 150000, "08": 8,
     "1.0": 1, "1.5": 1.5, ".5": 0.5, "-.5": -0.5, "1.": 1, "2001-12-14": "2001-12-14", "~": None,
     "null": None, "": None, "1e400": "1e400", "+1": 1, "-0": 0, "Infinity": "Infinity",
-    "nan": "nan", ".5_0": ".5_0", "99999999999999999999": 99999999999999999999,
+    "nan": "nan", ".5_0": ".5_0",
+    # beyond 64 bits: a decimal is a float (yamlStyleFloat comes before big.Int), hex is big.Int
+    "99999999999999999999": 100000000000000000000, "0x1FFFFFFFFFFFFFFFFF": 0x1FFFFFFFFFFFFFFFFF,
 }
 """Plain scalar → the JSON value kubectl sends (go-yaml v2's resolve.go, then encoding/json)."""
 
