@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -32,17 +33,25 @@ def client_python(release: str) -> Path:
 def install_kubernetes_clients() -> None:
     """One venv per client release under ``.cache/clients/<major>/`` (examples, python names);
     a venv whose ``installed.txt`` names its pin is kept, so CI installs each client once. Each venv
-    gets no pip of its own: this interpreter's pip installs into it (``pip --python``)."""
+    gets no pip of its own: this interpreter's pip installs into it (``pip --python``). The venvs
+    are made four at a time (each install mostly waits on downloads and unpacking)."""
+    missing = []
     for release, pin in KUBERNETES_CLIENTS.items():
         python = client_python(release)
-        venv = python.parent.parent
-        marker = venv / "installed.txt"
-        if marker.is_file() and marker.read_text() == pin and python.exists():
-            continue
-        subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(venv)], check=True)
-        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
-                        "--disable-pip-version-check", f"kubernetes=={pin}"], check=True)
-        marker.write_text(pin)
+        marker = python.parent.parent / "installed.txt"
+        if not (marker.is_file() and marker.read_text() == pin and python.exists()):
+            missing.append((python, pin))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for done in [pool.submit(_install_client, python, pin) for python, pin in missing]:
+            done.result()  # the first failure raises
+
+
+def _install_client(python: Path, pin: str) -> None:
+    venv = python.parent.parent
+    subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                    "--disable-pip-version-check", f"kubernetes=={pin}"], check=True)
+    (venv / "installed.txt").write_text(pin)
 
 
 CHROMIUM = Path("/usr/bin/chromium")
