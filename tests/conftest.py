@@ -98,6 +98,17 @@ def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="session")
+def gateway_crd_site(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> Path:
+    """A small MkDocs site (the repository's theme and hand-written pages) of one release,
+    ``gateway-v1.2.0``: the Gateway API v1.2.0 CRDs; built once per test run for the browser
+    tests of CRD pages and of reading (``helpers.shared_build``)."""
+    source = str(shared / "crds" / "gateway-api" / "v1.2.0")
+    root = build_once(tmp_path_factory, "gateway-site",
+                      lambda out: small_site(out, "gateway-v1.2.0", source) and None)
+    return root / "site"
+
+
+@pytest.fixture(scope="session")
 def built_site_pages(built_site: Path) -> dict[str, Any]:
     """Ids and links of every HTML file of ``built_site``, parsed once for the tests that walk it."""
     from linkcheck import parse_site
