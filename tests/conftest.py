@@ -18,6 +18,7 @@ import pytest
 from helpers.paths import HOSTILE, REPO, need_shared
 from helpers.shared_build import build_once
 from helpers.sites import small_site
+from helpers.xdist_groups import xdist_group
 from release_examples import release_api, release_examples
 
 from generator.config import Release
@@ -43,6 +44,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     through a fixture is ``integration``. What is left unmarked is the unit tier (the inner loop:
     ``pytest -m "not integration and not slow and not browser"``)."""
     for item in items:
+        item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
         fixtures = set(getattr(item, "fixturenames", ()))
         if WHOLE_SITE_FIXTURES & fixtures:
             item.add_marker(pytest.mark.slow)

@@ -14,7 +14,8 @@ PY=${PYTHON:-python3}
 "$PY" tests/setup_extras.py
 "$PY" -m ruff check generator tests benchmarks scripts
 "$PY" -m mypy
-# Two worker processes (pytest-xdist; PYTEST_WORKERS to change, 0 for none), a test module's tests
-# in one worker (--dist loadscope: module fixtures are built once); whole-site session fixtures
-# are built once for all workers (tests/helpers/shared_build.py).
-"$PY" -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadscope --durations=25 "$@"
+# Two worker processes (pytest-xdist; PYTEST_WORKERS to change, 0 for none); --dist loadgroup with
+# the groups tests/conftest.py gives (a test module's tests in one worker, so its module fixtures
+# are built once; the CRD corpus sets apart); whole-site session fixtures are built once for all
+# workers (tests/helpers/shared_build.py).
+"$PY" -m pytest -n "${PYTEST_WORKERS:-2}" --dist loadgroup --durations=25 "$@"

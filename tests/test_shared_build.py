@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from helpers.shared_build import build_once
+from helpers.xdist_groups import xdist_group
 
 
 class Factory:
@@ -74,3 +75,23 @@ def test_a_failed_build_is_tried_again(monkeypatch: pytest.MonkeyPatch, tmp_path
         build_once(Factory(tmp_path, "gw0"), "site", fail)  # type: ignore[arg-type]
     out = build_once(Factory(tmp_path, "gw1"), "site", lambda o: (o / "ok").write_text("1"))  # type: ignore[arg-type]
     assert sorted(p.name for p in out.iterdir()) == ["ok"]
+
+
+class Item:
+    """What ``xdist_group`` reads of a collected test."""
+
+    def __init__(self, nodeid: str, params: dict[str, str] | None = None) -> None:
+        self.nodeid = nodeid
+        if params is not None:
+            self.callspec = type("CallSpec", (), {"params": params})()
+
+
+def test_xdist_groups_keep_a_module_together_but_split_the_corpus_sets() -> None:
+    assert xdist_group(Item("tests/test_site.py::test_a")) == "tests/test_site.py"  # type: ignore[arg-type]
+    assert xdist_group(Item("tests/test_site.py::test_b[x]", {"width": "390"})) == "tests/test_site.py"  # type: ignore[arg-type]
+    corpus = "tests/test_crd_corpus_pages.py"
+    groups = {xdist_group(Item(f"{corpus}::test_rows[{n}]", {"name": n})) for n in ("keda", "velero")}  # type: ignore[arg-type]
+    assert groups == {f"{corpus}::keda", f"{corpus}::velero"}
+    # the argo-cd test without the parameter joins the argo-cd set's group (whose build it reads)
+    assert xdist_group(Item(f"{corpus}::test_argo_cd")) == xdist_group(  # type: ignore[arg-type]
+        Item(f"{corpus}::test_rows[argo-cd]", {"name": "argo-cd"}))  # type: ignore[arg-type]

@@ -1,5 +1,5 @@
 """A session fixture's build made once per test run, also when pytest-xdist runs the tests in
-several worker processes (``tests/run.sh``: ``-n 2 --dist loadscope``): xdist gives every worker
+several worker processes (``tests/run.sh``: ``-n 2 --dist loadgroup``): xdist gives every worker
 its own session fixtures, so a whole-site build would run once per worker. The first worker to
 ask builds into the directory all workers of the run share, under a lock; the others wait for it
 and read the same files. Without xdist the build goes to the session's own temporary directory."""
