@@ -15,6 +15,11 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 CLIENTS_DIR = REPO / ".cache" / "clients"
+MACHINE_CLIENTS = Path(os.environ.get("K8S_API_DOCS_CLIENTS",
+                                      Path.home() / ".cache" / "k8s-api-docs" / "clients"))
+"""Where a checkout's ``.cache/clients`` points when it has none yet: the client venvs are the
+same for every checkout of this machine (each is kept only while its ``installed.txt`` names its
+pin), so a fresh clone (CI's) reuses them instead of installing 13 venvs again."""
 KUBERNETES_CLIENTS = {
     "1.25": "25.3.0", "1.26": "26.1.0", "1.27": "27.2.0", "1.28": "28.1.0", "1.29": "29.0.0",
     "1.30": "30.1.0", "1.31": "31.0.0", "1.32": "32.0.1", "1.33": "33.1.0", "1.34": "34.1.0",
@@ -31,10 +36,15 @@ def client_python(release: str) -> Path:
 
 
 def install_kubernetes_clients() -> None:
-    """One venv per client release under ``.cache/clients/<major>/`` (examples, python names);
-    a venv whose ``installed.txt`` names its pin is kept, so CI installs each client once. Each venv
+    """One venv per client release under ``.cache/clients/<major>/`` (examples, python names;
+    a link to ``MACHINE_CLIENTS`` in a checkout that has none); a venv whose ``installed.txt``
+    names its pin is kept, so CI installs each client once. Each venv
     gets no pip of its own: this interpreter's pip installs into it (``pip --python``). The venvs
     are made four at a time (each install mostly waits on downloads and unpacking)."""
+    if not CLIENTS_DIR.exists() and not CLIENTS_DIR.is_symlink():
+        MACHINE_CLIENTS.mkdir(parents=True, exist_ok=True)
+        CLIENTS_DIR.parent.mkdir(parents=True, exist_ok=True)
+        CLIENTS_DIR.symlink_to(MACHINE_CLIENTS, target_is_directory=True)
     missing = []
     for release, pin in KUBERNETES_CLIENTS.items():
         python = client_python(release)
