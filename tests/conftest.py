@@ -104,10 +104,10 @@ def gateway_crd_site(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> 
     """A small MkDocs site (the repository's theme and hand-written pages) of one release,
     ``gateway-v1.2.0``: the Gateway API v1.2.0 CRDs; built once per test run for the browser
     tests of CRD pages and of reading (``helpers.shared_build``)."""
-    source = str(shared / "crds" / "gateway-api" / "v1.2.0")
-    root = build_once(tmp_path_factory, "gateway-site",
-                      lambda out: small_site(out, "gateway-v1.2.0", source) and None)
-    return root / "site"
+    def build(out: Path) -> None:
+        small_site(out, "gateway-v1.2.0", str(shared / "crds" / "gateway-api" / "v1.2.0"))
+
+    return build_once(tmp_path_factory, "gateway-site", build) / "site"
 
 
 @pytest.fixture(scope="session")
