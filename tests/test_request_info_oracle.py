@@ -88,6 +88,7 @@ def test_oracle_catches_a_wrong_rule(monkeypatch: pytest.MonkeyPatch) -> None:
     assert found and all("/watch/" in p for _, p, _, _ in found)
 
 
+@pytest.mark.integration
 @pytest.mark.shared
 def test_generator_agrees_on_every_swagger_path(shared: Path) -> None:
     routes = []
