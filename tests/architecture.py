@@ -1,5 +1,5 @@
-"""The layer rule of ``generator/`` as a check: which package may import which, no circles, and
-no writes to disk below ``output/``.
+"""The layer rule of ``generator/`` as a check: what each package may import (an allowlist),
+no circles, no private name of another module, and no writes to disk below ``output/``.
 
 Every import counts: module level, inside functions, and under ``TYPE_CHECKING``. An import of
 ``pkg.mod`` (or ``from pkg import mod``) is an edge to that module; ``from pkg import name`` where
@@ -13,36 +13,42 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-FORBIDDEN: dict[str, tuple[str, ...]] = {
-    # package: packages it must never import (its own layer and those below it stay allowed)
-    "sources": ("model", "analysis", "libsonnet", "examples", "views", "render", "pipeline", "output",
-                "mkdocs", "sitebuild", "config", "cli"),
-    "model": ("analysis", "libsonnet", "examples", "views", "render", "pipeline", "output", "mkdocs",
-              "sitebuild", "config", "cli", "atomic"),
-    "analysis": ("views", "render", "pipeline", "output", "mkdocs", "sitebuild", "cli", "atomic"),
-    "libsonnet": ("analysis", "examples", "views", "render", "pipeline", "output", "mkdocs", "sitebuild",
-                  "cli", "atomic"),
-    "examples": ("views", "render", "pipeline", "output", "mkdocs", "sitebuild", "cli", "atomic"),
-    "views": ("render", "pipeline", "output", "mkdocs", "sitebuild", "cli", "atomic"),
-    "render": ("pipeline", "output", "mkdocs", "sitebuild", "cli", "atomic"),
-    "output": ("model", "analysis", "libsonnet", "examples", "views", "render", "pipeline", "mkdocs",
-               "sitebuild", "cli"),
-    "pipeline": ("mkdocs", "sitebuild", "cli", "atomic"),
-    "mkdocs": ("sitebuild", "cli"),
-    "sitebuild": ("mkdocs", "cli"),
-    "errors": ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "pipeline",
-               "output", "mkdocs", "sitebuild", "config", "cli"),
-    "atomic": ("errors", "sources", "model", "analysis", "libsonnet", "examples", "views", "render",
-               "pipeline", "output", "mkdocs", "sitebuild", "config", "cli"),
+ALLOWED: dict[str, tuple[str, ...]] = {
+    # layer (a package or top-level module of generator/): what else it may import. An entry is a
+    # layer (``model``: all of it) or one module of it (``sources.base``); ``generator`` is the
+    # package's own ``__init__`` (``__version__``). A layer may always import itself.
+    "errors": (),
+    "atomic": (),
+    "generator": (),
+    "sources": ("errors", "atomic"),
+    "model": ("errors", "sources.base", "sources.routes"),
+    "config": ("errors", "sources"),
+    "analysis": ("errors", "sources", "model"),
+    "libsonnet": ("errors", "model"),
+    "examples": ("errors", "model", "libsonnet"),
+    "views": ("errors", "sources", "model", "analysis", "libsonnet", "examples"),
+    "render": ("generator", "errors", "sources", "model", "config", "analysis", "libsonnet", "examples", "views"),
+    "output": ("errors", "atomic"),
+    "pipeline": ("errors", "sources", "model", "config", "analysis", "libsonnet", "examples", "views",
+                 "render", "output"),
+    "mkdocs": ("errors", "config", "libsonnet", "views", "render", "pipeline", "output"),
+    "sitebuild": ("generator", "errors", "atomic", "sources", "model", "config", "views", "render",
+                  "pipeline", "output"),
+    "cli": ("generator", "errors", "sources", "config", "analysis", "views", "render", "pipeline",
+            "output", "sitebuild"),
+    "__main__": ("cli",),
 }
-"""``sources`` and ``model`` import nothing above them; the analyses, the k8s-libsonnet engine and
-the example generators never import views, rendering or the entry points; views never import
-rendering; only ``build`` wires the layers, and only the entry points (``mkdocs``, ``sitebuild``,
-``cli``) use ``build``. Below ``output`` only ``sources`` may use ``atomic`` (its download cache):
-the others reach the disk through ``output``."""
+"""One direction of flow: ``sources`` read every format (only they may use ``atomic``, for their
+download cache); ``model`` is made of the sources' records and nothing else: ``sources.base``
+(``RawDocument``) and ``sources.routes`` (``Route``/``RouteParam``: the REST routes a kind's
+operations are derived from, read by ``sources`` like every other input), no other source module;
+the analyses, the k8s-libsonnet engine and the example generators never import views, rendering,
+``config`` or the entry points; views never import rendering or ``config``; only ``pipeline``
+wires the layers, and only the entry points (``mkdocs``, ``sitebuild``, ``cli``) use it; ``output``
+knows nothing above ``atomic``. ``docs/architecture.md``'s table says the same (a test compares)."""
 
 WRITE_FREE = ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "pipeline")
-"""The layers below ``output``: none writes to disk itself (``build``'s caches keep their entries
+"""The layers below ``output``: none writes to disk itself (``pipeline``'s caches keep their entries
 through ``output.pickles`` and ``output.bytecode``) ..."""
 WRITES_ALLOWED: dict[str, tuple[str, ...]] = {"sources": ("atomic_write",)}
 """... but for ``sources``' download cache, written through ``generator.atomic``."""
@@ -153,19 +159,31 @@ def disk_writes(root: Path, package: str) -> list[Violation]:
 
 
 def layer_of(module: str) -> str:
+    """``generator.sources.base`` → ``sources``; the package itself → ``generator``."""
     parts = module.split(".")
-    return parts[1] if len(parts) > 1 else ""
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def allows(entries: tuple[str, ...], imported: str) -> bool:
+    """Whether an allowlist entry covers the module ``imported`` (``generator.model.types``)."""
+    name = imported.partition(".")[2] or imported
+    return any(name == entry or name.startswith(entry + ".") for entry in entries)
 
 
 def layer_violations(graph: Mapping[str, Mapping[str, int]],
-                     forbidden: Mapping[str, tuple[str, ...]] = FORBIDDEN) -> list[Violation]:
+                     allowed: Mapping[str, tuple[str, ...]] = ALLOWED) -> list[Violation]:
+    """Every import of a module its layer's entry in ``allowed`` does not name (a layer with no
+    entry may import nothing but itself)."""
     found = []
     for importer, edges in sorted(graph.items()):
-        rules = forbidden.get(layer_of(importer), ())
+        layer = layer_of(importer)
+        entries = allowed.get(layer)
         for imported, line in sorted(edges.items()):
-            if layer_of(imported) in rules:
-                found.append(Violation(importer, imported, line,
-                                       f"{layer_of(importer)} must not import {layer_of(imported)}"))
+            if layer_of(imported) == layer or (entries is not None and allows(entries, imported)):
+                continue
+            why = (f"{layer} has no entry in the allowlist" if entries is None
+                   else f"{layer} may import only {', '.join(entries) or 'the standard library'}")
+            found.append(Violation(importer, imported, line, why))
     return found
 
 
@@ -213,3 +231,46 @@ def cycles(graph: Mapping[str, Mapping[str, int]]) -> list[list[str]]:
                 if len(component) > 1 or node in graph.get(node, {}):
                     found.append(sorted(component))
     return sorted(found)
+
+
+def private_imports(root: Path, package: str) -> list[Violation]:
+    """Every use of another module's private name (``_name``, not ``__dunder__``): imported
+    (``from pkg.mod import _name``, also renamed), or read as an attribute of an imported module
+    (``mod._name``)."""
+    modules = module_files(root, package)
+    found = []
+
+    def private(name: str) -> bool:
+        return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+    for name, path in sorted(modules.items()):
+        is_package = path.name == "__init__.py"
+        module_aliases: dict[str, str] = {}
+        tree = ast.parse(path.read_text(), str(path))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name in modules and alias.asname:
+                        module_aliases[alias.asname] = alias.name
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = name.split(".") if is_package else name.split(".")[:-1]
+                    anchor = anchor[: len(anchor) - (node.level - 1)]
+                    base = ".".join([*anchor, *([base] if base else [])])
+                if base != package and not base.startswith(package + "."):
+                    continue
+                for alias in node.names:
+                    sub = f"{base}.{alias.name}"
+                    if sub in modules:
+                        module_aliases[alias.asname or alias.name] = sub
+                    elif private(alias.name) and base != name:
+                        found.append(Violation(name, f"{base}.{alias.name}", node.lineno,
+                                               "a private name of another module"))
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Attribute) and private(node.attr)
+                    and isinstance(node.value, ast.Name) and node.value.id in module_aliases
+                    and module_aliases[node.value.id] != name):
+                found.append(Violation(name, f"{module_aliases[node.value.id]}.{node.attr}", node.lineno,
+                                       "a private name of another module", "reads"))
+    return sorted(found, key=lambda v: (v.importer, v.line))

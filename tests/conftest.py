@@ -16,7 +16,9 @@ from typing import Any
 
 import pytest
 from helpers.paths import HOSTILE, REPO, need_shared
+from helpers.shared_build import build_once
 from helpers.sites import small_site
+from helpers.xdist_groups import xdist_group
 from release_examples import release_api, release_examples
 
 from generator.config import Release
@@ -42,6 +44,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     through a fixture is ``integration``. What is left unmarked is the unit tier (the inner loop:
     ``pytest -m "not integration and not slow and not browser"``)."""
     for item in items:
+        item.add_marker(pytest.mark.xdist_group(xdist_group(item)))
         fixtures = set(getattr(item, "fixturenames", ()))
         if WHOLE_SITE_FIXTURES & fixtures:
             item.add_marker(pytest.mark.slow)
@@ -79,18 +82,32 @@ def default_pages() -> GeneratedSite:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The default site built once per session with ``mkdocs build --strict`` (not ``-q``: quiet
-    mode drops warnings before strict mode counts them)."""
-    out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(REPO / "mkdocs.yml"),
-         "-d", str(out)],
-        cwd=REPO, capture_output=True, text=True, env=env, check=False,
-    )
-    assert result.returncode == 0, result.stdout + result.stderr
-    (out.parent / f"{out.name}.log").write_text(result.stdout + result.stderr, encoding="utf-8")
-    return out
+    """The default site built once per test run with ``mkdocs build --strict`` (not ``-q``: quiet
+    mode drops warnings before strict mode counts them); once for all xdist workers too
+    (``helpers.shared_build``)."""
+
+    def build(out: Path) -> None:
+        env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
+        result = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(REPO / "mkdocs.yml"),
+             "-d", str(out)],
+            cwd=REPO, capture_output=True, text=True, env=env, check=False,
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        (out.parent / f"{out.name}.log").write_text(result.stdout + result.stderr, encoding="utf-8")
+
+    return build_once(tmp_path_factory, "site", build)
+
+
+@pytest.fixture(scope="session")
+def gateway_crd_site(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> Path:
+    """A small MkDocs site (the repository's theme and hand-written pages) of one release,
+    ``gateway-v1.2.0``: the Gateway API v1.2.0 CRDs; built once per test run for the browser
+    tests of CRD pages and of reading (``helpers.shared_build``)."""
+    def build(out: Path) -> None:
+        small_site(out, "gateway-v1.2.0", str(shared / "crds" / "gateway-api" / "v1.2.0"))
+
+    return build_once(tmp_path_factory, "gateway-site", build) / "site"
 
 
 @pytest.fixture(scope="session")
@@ -107,9 +124,10 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return small_site(tmp_path_factory.mktemp("hostile-site"), "x", str(HOSTILE))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
-    """Headless Debian Chromium for the browser tests (``browserkit.chromium``)."""
+    """Headless Debian Chromium for the browser tests (``browserkit.chromium``): one browser for
+    every browser test of the session (each test opens its own context or page)."""
     from browserkit import chromium
 
     yield from chromium()

@@ -7,7 +7,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export NO_MKDOCS_2_WARNING=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 PY=${PYTHON:-python3}
-VENV=${NEWEST_VENV:-.cache/newest-allowed}
+# The venv is the machine's (kept between checkouts, upgraded eagerly each run: only what changed
+# is installed again); NEWEST_VENV to put it elsewhere.
+VENV=${NEWEST_VENV:-$HOME/.cache/k8s-api-docs/newest-allowed}
 
 "$PY" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --upgrade --upgrade-strategy eager -e '.[test]'

@@ -10,10 +10,16 @@ import os
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 CLIENTS_DIR = REPO / ".cache" / "clients"
+MACHINE_CLIENTS = Path(os.environ.get("K8S_API_DOCS_CLIENTS",
+                                      Path.home() / ".cache" / "k8s-api-docs" / "clients"))
+"""Where a checkout's ``.cache/clients`` points when it has none yet: the client venvs are the
+same for every checkout of this machine (each is kept only while its ``installed.txt`` names its
+pin), so a fresh clone (CI's) reuses them instead of installing 13 venvs again."""
 KUBERNETES_CLIENTS = {
     "1.25": "25.3.0", "1.26": "26.1.0", "1.27": "27.2.0", "1.28": "28.1.0", "1.29": "29.0.0",
     "1.30": "30.1.0", "1.31": "31.0.0", "1.32": "32.0.1", "1.33": "33.1.0", "1.34": "34.1.0",
@@ -30,19 +36,32 @@ def client_python(release: str) -> Path:
 
 
 def install_kubernetes_clients() -> None:
-    """One venv per client release under ``.cache/clients/<major>/`` (examples, python names);
-    a venv whose ``installed.txt`` names its pin is kept, so CI installs each client once. Each venv
-    gets no pip of its own: this interpreter's pip installs into it (``pip --python``)."""
+    """One venv per client release under ``.cache/clients/<major>/`` (examples, python names;
+    a link to ``MACHINE_CLIENTS`` in a checkout that has none); a venv whose ``installed.txt``
+    names its pin is kept, so CI installs each client once. Each venv
+    gets no pip of its own: this interpreter's pip installs into it (``pip --python``). The venvs
+    are made four at a time (each install mostly waits on downloads and unpacking)."""
+    if not CLIENTS_DIR.exists() and not CLIENTS_DIR.is_symlink():
+        MACHINE_CLIENTS.mkdir(parents=True, exist_ok=True)
+        CLIENTS_DIR.parent.mkdir(parents=True, exist_ok=True)
+        CLIENTS_DIR.symlink_to(MACHINE_CLIENTS, target_is_directory=True)
+    missing = []
     for release, pin in KUBERNETES_CLIENTS.items():
         python = client_python(release)
-        venv = python.parent.parent
-        marker = venv / "installed.txt"
-        if marker.is_file() and marker.read_text() == pin and python.exists():
-            continue
-        subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(venv)], check=True)
-        subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
-                        "--disable-pip-version-check", f"kubernetes=={pin}"], check=True)
-        marker.write_text(pin)
+        marker = python.parent.parent / "installed.txt"
+        if not (marker.is_file() and marker.read_text() == pin and python.exists()):
+            missing.append((python, pin))
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for done in [pool.submit(_install_client, python, pin) for python, pin in missing]:
+            done.result()  # the first failure raises
+
+
+def _install_client(python: Path, pin: str) -> None:
+    venv = python.parent.parent
+    subprocess.run([sys.executable, "-m", "venv", "--clear", "--without-pip", str(venv)], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q",
+                    "--disable-pip-version-check", f"kubernetes=={pin}"], check=True)
+    (venv / "installed.txt").write_text(pin)
 
 
 CHROMIUM = Path("/usr/bin/chromium")

@@ -10,8 +10,6 @@ from typing import Any
 import pytest
 from browserkit import served
 from helpers.browser import in_view
-from helpers.paths import SHARED, need_shared
-from helpers.sites import small_site
 from test_browser import Tab
 
 pytestmark = [pytest.mark.browser, pytest.mark.shared]
@@ -19,10 +17,8 @@ PAGE = "gateway-v1.2.0/gateway.networking.k8s.io/v1/httpRoute/"
 
 
 @pytest.fixture(scope="module")
-def crd_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    need_shared()
-    return small_site(tmp_path_factory.mktemp("crd-site"), "gateway-v1.2.0",
-                      str(SHARED / "crds" / "gateway-api" / "v1.2.0"))
+def crd_site(gateway_crd_site: Path) -> Path:
+    return gateway_crd_site  # the site test_site_reading reads too: built once (conftest)
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
+from helpers.kubectl_yaml import load_all
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared]
 
@@ -31,10 +31,11 @@ _ID = re.compile(r' id="([^"]+)"')
 
 
 def crds(directory: Path) -> Iterator[dict[str, Any]]:
-    """The CRDs of a set, read with PyYAML's safe loader (not the generator's)."""
+    """The CRDs of a set, read as kubectl reads YAML (``helpers.kubectl_yaml``, not the
+    generator's reader)."""
     for path in sorted(directory.rglob("*")):
         if path.suffix in (".yaml", ".yml") and path.is_file():
-            for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
+            for doc in load_all(path.read_text(encoding="utf-8")):
                 if isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition":
                     yield doc
 

@@ -15,14 +15,14 @@ from helpers.paths import SHARED
 
 from generator.errors import SpecError
 from generator.sources import fast_yaml, load_source
-from generator.sources.reader import _json_data
+from generator.sources.reader import plain_json_data
 from generator.sources.yaml_loaders import FastLoader as _FastLoader
 from generator.sources.yaml_loaders import StrictYamlLoader as _StrictYamlLoader
 
 
 def strict(text: str) -> list[Any]:
     """What the strict loader (PyYAML's constructor) makes of ``text``."""
-    return [_json_data(d, "o") for d in yaml.load_all(text, Loader=_FastLoader) if d is not None]
+    return [plain_json_data(d, "o") for d in yaml.load_all(text, Loader=_FastLoader) if d is not None]
 
 
 SAME = ["a: 1\nb: [1, 2.5, true, null, '3', 0x1F, 1_000, 1.0, 1e3, 0o17, =, y, 1:20]\n", "a: 1\na: 2\nb: 0\n",

@@ -1,12 +1,16 @@
 """The search index kept between builds (``views.search.SearchIndex``): after any change, the
-same text as a first call's, and the same data as ``reshape``."""
+same text as a first call's, and the index written out by hand from the rules."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from generator.views.search import FieldEntry, FunctionEntry, PageEntries, SearchIndex, reshape
+import pytest
+from helpers import search_oracle
+
+from generator.views import search
+from generator.views.search import FieldEntry, FunctionEntry, PageEntries, SearchIndex
 
 CONFIG = {"lang": ["en"], "separator": r"[\s\-]+", "pipeline": ["stopWordFilter"], "fields": {}}
 
@@ -29,13 +33,54 @@ def fresh(index: dict[str, Any], pages: dict[str, PageEntries],
     return SearchIndex().text(index, pages, ours)
 
 
-def test_text_is_the_reshaped_index() -> None:
+def reshaped_fixture() -> tuple[dict[str, Any], dict[str, PageEntries]]:
     pages = {"1.32/pod/": entries("Pod", ("spec", "status")), "1.32/node/": entries("Node", ("spec",))}
     index = {"config": CONFIG, "docs": [*sections("1.32/pod/", "Pod", "A pod."),
                                         *sections("1.32/node/", "Node", "A node <b>pod</b> runs on."),
                                         {"location": "", "title": "Home", "text": "pods and nodes"}]}
-    assert SearchIndex().text(index, pages) == json.dumps(reshape(index, pages), ensure_ascii=False,
-                                                          separators=(",", ":"))
+    return index, pages
+
+
+def test_text_is_the_reshaped_index() -> None:
+    """The written index against one written out by hand from the rules (``helpers.search_oracle``
+    only counts the terms for the boosts): model pages retitled, a row per property instead of
+    the Properties section, a doc per builder function, other docs as Material wrote them."""
+    index, pages = reshaped_fixture()
+    assert json.loads(SearchIndex().text(index, pages)) == {"config": CONFIG, "docs": expected_docs()}
+
+
+def expected_docs() -> list[dict[str, object]]:
+    page, row, function, other = 1.0, 0.5, 0.4, 0.3
+    pod, node = "1.32/pod/", "1.32/node/"
+    return search_oracle.boosted([
+        ({"location": pod, "title": "Pod · core/v1 · 1.32", "text": "A pod."}, page, "Pod"),
+        ({"location": f"{pod}#field-spec", "title": "spec", "text": "spec — string — The spec of a Pod."},
+         row, None),
+        ({"location": f"{pod}#field-status", "title": "status",
+          "text": "status — string — The status of a Pod."}, row, None),
+        ({"location": f"{pod}#fn-withpod", "title": "withPod", "text": "k.Pod() — builder function of Pod"},
+         function, None),
+        ({"location": f"{pod}#python", "title": "Python", "text": "client pod"}, other, None),
+        ({"location": node, "title": "Node · core/v1 · 1.32", "text": "A node <b>pod</b> runs on."},
+         page, "Node"),
+        ({"location": f"{node}#field-spec", "title": "spec", "text": "spec — string — The spec of a Node."},
+         row, None),
+        ({"location": f"{node}#fn-withnode", "title": "withNode",
+          "text": "k.Node() — builder function of Node"}, function, None),
+        ({"location": f"{node}#python", "title": "Python", "text": "client node"}, other, None),
+        ({"location": "", "title": "Home", "text": "pods and nodes"}, page, None),
+    ], CONFIG["separator"])
+
+
+def test_index_oracle_catches_a_wrong_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A row weighed like a page, a title without its release, no longer match the oracle."""
+    index, pages = reshaped_fixture()
+    good = json.loads(SearchIndex().text(index, pages))["docs"]
+    assert good == expected_docs()
+    wrong = [dict(d, title="Pod · core/v1") if d["location"] == "1.32/pod/" else d for d in good]
+    assert wrong != expected_docs()
+    monkeypatch.setattr(search, "ROW", search.PAGE)
+    assert json.loads(SearchIndex().text(index, pages))["docs"] != expected_docs()
 
 
 def test_kept_index_after_changes_equals_a_first_calls() -> None:

@@ -15,7 +15,7 @@ from generator.cli import main
 from generator.errors import SpecError
 from generator.sources import fast_yaml, load_source
 from generator.sources.crd import parse_manifests
-from generator.sources.reader import _json_data, parse_document
+from generator.sources.reader import parse_document, plain_json_data
 from generator.sources.yaml_loaders import FastLoader, StrictYamlLoader
 from generator.sources.yaml_rules import go_float_g, json_key, resolve_plain
 
@@ -27,7 +27,9 @@ KUBECTL = {
     "0o17": 15, "0x1F": 31, "0b101": 5, "1_000": 1000, "1e3": 1000, "1.5e5": 150000, "08": 8,
     "1.0": 1, "1.5": 1.5, ".5": 0.5, "-.5": -0.5, "1.": 1, "2001-12-14": "2001-12-14", "~": None,
     "null": None, "": None, "1e400": "1e400", "+1": 1, "-0": 0, "Infinity": "Infinity",
-    "nan": "nan", ".5_0": ".5_0", "99999999999999999999": 99999999999999999999,
+    "nan": "nan", ".5_0": ".5_0",
+    # beyond 64 bits: a decimal is a float (yamlStyleFloat comes before big.Int), hex is big.Int
+    "99999999999999999999": 100000000000000000000, "0x1FFFFFFFFFFFFFFFFF": 0x1FFFFFFFFFFFFFFFFF,
 }
 """Plain scalar → the JSON value kubectl sends (go-yaml v2's resolve.go, then encoding/json)."""
 
@@ -39,7 +41,7 @@ def test_plain_scalars_resolve_as_kubectl_reads_them(text: str, value: Any) -> N
     document = f"a: {text}\n" if text else "a:\n"
     loaders = [fast_yaml.load_documents(document, "o")[0][0]]  # type: ignore[index]
     for loader in (FastLoader, StrictYamlLoader):
-        loaders += [_json_data(d, "o") for d in yaml.load_all(document, Loader=loader)]
+        loaders += [plain_json_data(d, "o") for d in yaml.load_all(document, Loader=loader)]
     for data in loaders:
         assert json.dumps(data) == json.dumps({"a": value}), (text, data)
 
@@ -51,7 +53,7 @@ def test_keys_become_strings_as_kubectl_makes_them() -> None:
     text = "1.0: a\n1e6: b\ny: c\n"
     expected = {"1": "a", "1e+06": "b", "true": "c"}
     assert fast_yaml.load_documents(text, "o") == ([expected], False)
-    assert [_json_data(d, "o") for d in yaml.load_all(text, Loader=StrictYamlLoader)] == [expected]
+    assert [plain_json_data(d, "o") for d in yaml.load_all(text, Loader=StrictYamlLoader)] == [expected]
 
 
 def test_the_fixture_crd_loads_with_kubectls_values() -> None:
@@ -71,7 +73,7 @@ def test_the_fixture_crd_loads_with_kubectls_values() -> None:
     text = FIXTURE.read_text(encoding="utf-8")
     fast = [m.data for m in parse_manifests(text.encode(), "m.yaml")]
     for loader in (StrictYamlLoader, FastLoader):
-        assert [_json_data(d, "o") for d in yaml.load_all(text, Loader=loader)] == fast
+        assert [plain_json_data(d, "o") for d in yaml.load_all(text, Loader=loader)] == fast
     merged = text.replace("  scope: Namespaced\n", "  <<: {scope: Namespaced}\n")
     assert [m.data for m in parse_manifests(merged.encode(), "m.yaml")] == fast
 

@@ -37,10 +37,10 @@ from generator.analysis.diff import (
     Change,
     FieldChange,
     ModelChange,
-    _values,
+    enum_change,  # a field's enum rule, for items
+    values_text,
     version_stability,
 )
-from generator.analysis.diff import _enum_change as enum_change  # a field's enum rule, for items
 from generator.model.ordering import api_version_sort_key
 from generator.model.types import ApiSpec, CrdInfo, Field, Model
 
@@ -196,7 +196,7 @@ def element_enum_changes(old: Field, new: Field, group: str, version: str, kind:
         if before != after:
             severity, reason = enum_change(before, after)
             out.append(Change("enum-changed", severity, group, version, kind, new.name,
-                              f"{of}: {_values(before)}", f"{of}: {_values(after)}",
+                              f"{of}: {values_text(before)}", f"{of}: {values_text(after)}",
                               stability=version_stability(version), reason=reason))
     return out
 

@@ -375,7 +375,7 @@ def _required(value: bool) -> str:
     return "required" if value else "optional"
 
 
-def _values(values: tuple[Any, ...]) -> str:
+def values_text(values: tuple[Any, ...]) -> str:
     return ", ".join(value_text(v) for v in values) or "none"
 
 
@@ -480,15 +480,6 @@ def policy_of(kind: str, severity: str, level: str, alpha_only: bool = False,
     return "violation"
 
 
-def field_changes(old: Field, new: Field, where: Change,
-                  comparer: StructureComparer | None = None, is_list: bool = False) -> list[Change]:
-    """Changes of one field present on both sides; ``where`` supplies group/version/model."""
-    ctx = _Context(where.group, where.api_version, where.model, is_list, comparer,
-                   reach=where.stability)
-    _field_changes(old, new, ctx)
-    return ctx.out
-
-
 def _field_changes(old: Field, new: Field, ctx: _Context) -> None:
     if old == new:
         return
@@ -517,8 +508,8 @@ def _field_changes(old: Field, new: Field, ctx: _Context) -> None:
         ctx.add("required-changed", severity, name, _required(old.required),
                 _required(new.required), maturity, reason)
     if old.enum != new.enum:
-        severity, reason = _enum_change(old.enum, new.enum)
-        ctx.add("enum-changed", severity, name, _values(old.enum), _values(new.enum), maturity,
+        severity, reason = enum_change(old.enum, new.enum)
+        ctx.add("enum-changed", severity, name, values_text(old.enum), values_text(new.enum), maturity,
                 reason)
     if (old.has_default, old.default) != (new.has_default, new.default):
         ctx.add("default-changed", "warning", name,
@@ -546,7 +537,7 @@ def _type_change(old: TypeRef, new: TypeRef,
     return "info", "widened", False
 
 
-def _enum_change(old: tuple[Any, ...], new: tuple[Any, ...]) -> tuple[str, str]:
+def enum_change(old: tuple[Any, ...], new: tuple[Any, ...]) -> tuple[str, str]:
     old_values = {value_text(v) for v in old}
     new_values = {value_text(v) for v in new}
     if not new:

@@ -38,7 +38,7 @@ from generator.model.ordering import api_version_sort_key, release_sort_key
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 
 if TYPE_CHECKING:
-    from generator.sources.manifests import ManifestObject, Path_
+    from generator.sources.manifests import KeyPath, ManifestObject
 
 QUANTITY = re.compile(r"^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$")
 """A resource quantity (``resource.Quantity``'s ``splitREString`` of k8s.io/apimachinery)."""
@@ -61,7 +61,7 @@ def template_finding(file: str, line: int, chart: str, target: str) -> Finding:
                    f"k8s-api-docs scan --target {target} -", None, "helm-template")
 
 
-def path_text(path: Path_) -> str:
+def path_text(path: KeyPath) -> str:
     """``spec.template.spec.containers[0].image``."""
     out = ""
     for part in path:
@@ -307,13 +307,13 @@ class _FieldChecker:
         self.warned: set[tuple[str, str]] = set()
         """(model, field) of the stage and deprecation warnings given (one per object)."""
 
-    def add(self, at: Path_, cls: FindingClass, message: str, code: str, line_at: Path_ | None = None
+    def add(self, at: KeyPath, cls: FindingClass, message: str, code: str, line_at: KeyPath | None = None
             ) -> None:
         line = self.obj.line_of(at if line_at is None else line_at)
         self.findings.append(Finding(self.obj.file, line, self.api_version, self.kind,
                                      self.obj.name, path_text(at), cls, message, None, code))
 
-    def walk(self, data: dict[str, Any], model: Model, at: Path_, skip: tuple[str, ...] = (),
+    def walk(self, data: dict[str, Any], model: Model, at: KeyPath, skip: tuple[str, ...] = (),
              free: bool = False) -> None:
         """Each key of ``data`` against ``model``'s fields (``free``: unknown keys are kept,
         ``x-kubernetes-preserve-unknown-fields``), then the required fields it lacks."""
@@ -332,7 +332,7 @@ class _FieldChecker:
                 self.add((*at, f.name), "error", f"{path_text((*at, f.name))}: Required value",
                          "required", line_at=at)
 
-    def unknown(self, model: Model, key: str, here: Path_) -> None:
+    def unknown(self, model: Model, key: str, here: KeyPath) -> None:
         name = path_text(here)
         dated = self.scanner.field_history(model, key)
         if dated is not None:
@@ -349,7 +349,7 @@ class _FieldChecker:
         hint = f" (did you mean {close[0]}?)" if close else ""
         self.add(here, "error", f"unknown field \"{name}\"{hint}", "unknown-field")
 
-    def field(self, model: Model, f: Field, value: Any, here: Path_) -> None:
+    def field(self, model: Model, f: Field, value: Any, here: KeyPath) -> None:
         if value is None:
             return
         if f.description and (model.name, f.name) not in self.warned:  # once per object
@@ -369,7 +369,7 @@ class _FieldChecker:
             return
         self.value(f.type, value, here, f, f.preserve_unknown_fields)
 
-    def value(self, t: TypeRef, value: Any, here: Path_, f: Field | None, free: bool) -> None:
+    def value(self, t: TypeRef, value: Any, here: KeyPath, f: Field | None, free: bool) -> None:
         if value is None:
             return
         kind = t.kind
@@ -416,7 +416,7 @@ class _FieldChecker:
                 self.walk(value, model, here, free=free)
         # object (free-form), unknown: anything goes
 
-    def primitive(self, t: TypeRef, value: Any, here: Path_) -> None:
+    def primitive(self, t: TypeRef, value: Any, here: KeyPath) -> None:
         expected = t.type
         ok = {
             "string": isinstance(value, str),
@@ -444,7 +444,7 @@ class _FieldChecker:
             self.add(here, "error", f"{path_text(here)}: Invalid value: {_quote(value)}: must be "
                                     "an RFC 3339 date-time", "format")
 
-    def constraints(self, f: Field, value: Any, here: Path_) -> None:
+    def constraints(self, f: Field, value: Any, here: KeyPath) -> None:
         limits = dict(f.constraints)
         name = path_text(here)
 
@@ -475,7 +475,7 @@ class _FieldChecker:
             if "maxItems" in limits and len(value) > limits["maxItems"]:
                 bad(f"should have at most {limits['maxItems']} items")
 
-    def type_error(self, here: Path_, value: Any, expected: str) -> None:
+    def type_error(self, here: KeyPath, value: Any, expected: str) -> None:
         name = path_text(here)
         self.add(here, "error", f"{name}: Invalid value: {_json_type(value)}: {name} in body "
                                 f"must be of type {expected}: {_quote(value)}", "type")

@@ -67,11 +67,6 @@ def index_api(api: ApiSpec) -> ReleaseIndex:
     return index
 
 
-def key_of(api: ApiSpec, name: str) -> ModelKey:
-    model = api.models[name]
-    return ModelKey(model.group, model.kind)
-
-
 def best_api_version(versions: Iterable[str], prefer: str = "") -> str:
     """``prefer`` when present, else the most stable, newest API version."""
     versions = list(versions)

@@ -23,14 +23,14 @@ from __future__ import annotations
 from typing import Any
 
 from generator.examples.jsonnet import (
-    _IDENTIFIER,
+    IDENTIFIER,
     JSONNET_KEYWORDS,
     WIDTH,
-    _Leaf,
-    _merge_literal,
-    _put,
+    MergeLeaf,
     literal,
     member,
+    merge_literal,
+    put_at_path,
     string,
 )
 from generator.libsonnet.builders import WITH, BuilderFunction, BuilderIndex, BuilderObject
@@ -64,7 +64,7 @@ class CrdJsonnet:
     def __init__(self, index: BuilderIndex) -> None:
         self.index = index
         alias = index.library_path.rsplit(".", 1)[-1]
-        if alias in JSONNET_KEYWORDS or alias == ROOT or not _IDENTIFIER.match(alias):
+        if alias in JSONNET_KEYWORDS or alias == ROOT or not IDENTIFIER.match(alias):
             alias = "this"
         self.alias = alias
         self._levels: dict[int, _Level] = {}
@@ -100,7 +100,7 @@ class CrdJsonnet:
         plain: dict[str, object] = {}
         self._walk(obj, data, (), skip, calls, plain, indent)
         if plain:
-            calls.append(_merge_literal(plain))
+            calls.append(merge_literal(plain))
         return calls
 
     def _walk(self, obj: BuilderObject, node: dict[str, Any], path: tuple[str, ...],
@@ -116,7 +116,7 @@ class CrdJsonnet:
                 continue
             fn = setters.get(name)
             if fn is None:
-                _put(plain, here, _Leaf(value))
+                put_at_path(plain, here, MergeLeaf(value))
                 continue
             head = f"{self.alias}{member((*fn.path, fn.name))}("
             calls.append(head + self.value(value, items.get(name), indent, len(indent) + len(head) + 3) + ")")

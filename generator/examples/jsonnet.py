@@ -40,7 +40,7 @@ from generator.model.types import ApiSpec
 LIBRARY = "github.com/jsonnet-libs/k8s-libsonnet/{release}/main.libsonnet"
 WIDTH = 100
 _PLAIN = re.compile(r"^[^'\\\x00-\x1f\x7f\u2028\u2029]*$")
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 JSONNET_KEYWORDS = frozenset({
     "assert", "else", "error", "false", "for", "function", "if", "import", "importbin", "importstr",
     "in", "local", "null", "self", "super", "tailstrict", "then", "true",
@@ -60,12 +60,12 @@ def string(text: str) -> str:
 
 def key(name: str) -> str:
     """An object key: bare when it is an identifier (and not a keyword), else a string."""
-    return name if _IDENTIFIER.match(name) and name not in JSONNET_KEYWORDS else string(name)
+    return name if IDENTIFIER.match(name) and name not in JSONNET_KEYWORDS else string(name)
 
 
 def member(names: tuple[str, ...]) -> str:
     """``.a.b``, with ``['local']`` for a keyword or a name that is not an identifier."""
-    return "".join(f".{n}" if _IDENTIFIER.match(n) and n not in JSONNET_KEYWORDS else f"[{string(n)}]"
+    return "".join(f".{n}" if IDENTIFIER.match(n) and n not in JSONNET_KEYWORDS else f"[{string(n)}]"
                    for n in names)
 
 
@@ -124,7 +124,7 @@ class JsonnetRenderer:
         if index is None:
             return ""
         alias = index.library_path.rsplit(".", 1)[-1]
-        if alias in JSONNET_KEYWORDS or alias == "k" or not _IDENTIFIER.match(alias):
+        if alias in JSONNET_KEYWORDS or alias == "k" or not IDENTIFIER.match(alias):
             alias = "this"
         parts = self.parts(sample, alias, top=True)
         head = (f"local k = import {string(library_import(self.api.version))};\n"
@@ -168,10 +168,10 @@ class JsonnetRenderer:
             value = entries.get(empty)
             if value is not None and not value.entries and not value.items and _patched(index):
                 skip.add((empty,))
-                _put(plain, (empty,), _Leaf(value.data()))
+                put_at_path(plain, (empty,), MergeLeaf(value.data()))
         self._walk(sample, (), prefix, index.root, skip, calls, plain, indent)
         if plain:
-            calls.append(_merge_literal(plain))
+            calls.append(merge_literal(plain))
         return calls
 
     def helper_call(self, prefix: str, call: HelperCall, indent: str = "") -> str:
@@ -206,7 +206,7 @@ class JsonnetRenderer:
             elif entry is not None and value.kind == "model" and value.entries:
                 self._walk(value, target, prefix, entry, skip, calls, plain, indent)
             else:
-                _put(plain, target, _Leaf(value.data()))
+                put_at_path(plain, target, MergeLeaf(value.data()))
 
     def value(self, sample: Sample, indent: str, used: int = 0) -> str:
         """An argument: nested builder calls for a model with a library, else a literal; on one line
@@ -244,23 +244,23 @@ def _value(sample: Sample | None) -> object:
 
 
 @dataclass(frozen=True, slots=True)
-class _Leaf:
+class MergeLeaf:
     value: object
 
 
-def _merge_literal(tree: dict[str, object]) -> str:
+def merge_literal(tree: dict[str, object]) -> str:
     """A plain object to add with ``+``: enclosing objects merge (``+:``), leaves are set."""
     fields = []
     for name, value in tree.items():
-        if isinstance(value, _Leaf):
+        if isinstance(value, MergeLeaf):
             fields.append(f"{key(name)}: {literal(value.value)}")
         else:
             assert isinstance(value, dict)
-            fields.append(f"{key(name)}+: {_merge_literal(value)}")
+            fields.append(f"{key(name)}+: {merge_literal(value)}")
     return "{ " + ", ".join(fields) + " }"
 
 
-def _put(tree: dict[str, object], path: tuple[str, ...], value: object) -> None:
+def put_at_path(tree: dict[str, object], path: tuple[str, ...], value: object) -> None:
     for name in path[:-1]:
         child = tree.setdefault(name, {})
         assert isinstance(child, dict)

@@ -86,10 +86,6 @@ def client_rules(version: str) -> ClientRules:
     return [r for r in CLIENT_RULES if r.first <= int(major)][-1]
 
 
-CLIENT_MODULE = "client"
-"""How snippets refer to the client package: ``from kubernetes import client``."""
-
-
 @lru_cache(maxsize=16384)
 def attribute_name(json_name: str, rules: ClientRules = LEGACY) -> str:
     """The client's attribute for a JSON property: ``reservedFor`` → ``reserved_for``.

@@ -78,28 +78,25 @@ class ChangePairEntry(base.Config):
     new = _VersionString()
 
 
-_D = PLUGIN_DEFAULTS
-
-
 class PluginConfig(base.Config):
     """The options of ``config.PLUGIN_DEFAULTS`` (what each is, and its default), typed."""
 
     enabled = c.Type(bool, default=True)  # page generation on or off
-    versions = c.ListOfItems(c.SubConfig(ReleaseEntry), default=_D["versions"])
-    cache_dir = c.Type(str, default=_D["cache_dir"])
+    versions = c.ListOfItems(c.SubConfig(ReleaseEntry), default=PLUGIN_DEFAULTS["versions"])
+    cache_dir = c.Type(str, default=PLUGIN_DEFAULTS["cache_dir"])
     templates = c.Optional(c.Dir(exists=True))
-    offline = c.Type(bool, default=_D["offline"])
-    spec_mirror = c.Type(str, default=_D["spec_mirror"])
-    lock_file = c.Type(str, default=_D["lock_file"])
-    lenient = c.Type(bool, default=_D["lenient"])
-    groups = c.ListOfItems(c.Type(str), default=_D["groups"])
-    versions_feature = c.Type(bool, default=_D["versions_feature"])
-    history = c.Choice(HISTORY_SCOPES, default=_D["history"])
-    changes = c.ListOfItems(c.SubConfig(ChangePairEntry), default=_D["changes"])
-    only = c.ListOfItems(_VersionString(), default=_D["only"])
-    layout = c.Choice(LAYOUTS, default=_D["layout"])
-    pages_dir = c.Type(str, default=_D["pages_dir"])
-    release_cache = c.Type(bool, default=_D["release_cache"])
+    offline = c.Type(bool, default=PLUGIN_DEFAULTS["offline"])
+    spec_mirror = c.Type(str, default=PLUGIN_DEFAULTS["spec_mirror"])
+    lock_file = c.Type(str, default=PLUGIN_DEFAULTS["lock_file"])
+    lenient = c.Type(bool, default=PLUGIN_DEFAULTS["lenient"])
+    groups = c.ListOfItems(c.Type(str), default=PLUGIN_DEFAULTS["groups"])
+    versions_feature = c.Type(bool, default=PLUGIN_DEFAULTS["versions_feature"])
+    history = c.Choice(HISTORY_SCOPES, default=PLUGIN_DEFAULTS["history"])
+    changes = c.ListOfItems(c.SubConfig(ChangePairEntry), default=PLUGIN_DEFAULTS["changes"])
+    only = c.ListOfItems(_VersionString(), default=PLUGIN_DEFAULTS["only"])
+    layout = c.Choice(LAYOUTS, default=PLUGIN_DEFAULTS["layout"])
+    pages_dir = c.Type(str, default=PLUGIN_DEFAULTS["pages_dir"])
+    release_cache = c.Type(bool, default=PLUGIN_DEFAULTS["release_cache"])
 
 
 def _env_list(name: str) -> list[str]:

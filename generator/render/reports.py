@@ -127,25 +127,26 @@ def format_text(diff: ApiDiff) -> str:
 
 
 # -- GitHub -----------------------------------------------------------------------------------
-def _escape_data(text: str) -> str:
+def escape_command_data(text: str) -> str:
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
-def _escape_property(text: str) -> str:
-    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+def escape_command_property(text: str) -> str:
+    return escape_command_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def github_line(change: Change, file: str = "", notes: tuple[KnownDifference, ...] = ()) -> str:
     """``::error file=swagger.json,title=…::message`` (workflow command syntax, escaped); a
     bundled-data artifact says so in its title and message."""
-    props = [f"file={_escape_property(file)}"] if file else []
+    props = [f"file={escape_command_property(file)}"] if file else []
     known = artifact(change, notes)
     marked = f", {ARTIFACT}" if known else ""
-    props.append(f"title={_escape_property(f'{change.change} ({change.severity}{marked})')}")
+    props.append(f"title={escape_command_property(f'{change.change} ({change.severity}{marked})')}")
     message = f"{change.message} {_tags(change, notes)}"
     if known:
         message += f" (may not be a real change: {note_text(known)})"
-    return f"::{GITHUB_COMMANDS[change.severity]} {','.join(props)}::{_escape_data(one_line(message, 2000))}"
+    return (f"::{GITHUB_COMMANDS[change.severity]} {','.join(props)}::"
+            f"{escape_command_data(one_line(message, 2000))}")
 
 
 def format_github(diff: ApiDiff, file: str = "", summary_written: bool = False) -> str:
@@ -173,7 +174,7 @@ def format_github(diff: ApiDiff, file: str = "", summary_written: bool = False) 
         marked = sum(artifact(c, diff.notes) is not None for c in changes)
         text += (f". {len(diff.notes)} known differences of the bundled data from upstream "
                  f"can affect this result ({marked} change(s) marked {ARTIFACT})")
-    lines.append(f"::notice title=k8s-api-docs diff::{_escape_data(text)}")
+    lines.append(f"::notice title=k8s-api-docs diff::{escape_command_data(text)}")
     return "\n".join(lines) + "\n"
 
 

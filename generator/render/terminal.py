@@ -17,7 +17,7 @@ from urllib.parse import quote
 from generator import __version__
 from generator.analysis.findings import CHECKS, CLASSES, Finding, check_of
 from generator.errors import one_line
-from generator.render.reports import _escape_data, _escape_property, gfm_text
+from generator.render.reports import escape_command_data, escape_command_property, gfm_text
 from generator.views.explain import Explanation
 
 SCAN_SCHEMA_VERSION = 1
@@ -147,14 +147,14 @@ def scan_github(findings: Sequence[Finding], objects: int, target: str, before: 
     with the totals. ``-`` (standard input) has no file."""
     lines = []
     for f in findings:
-        props = [f"file={_escape_property(f.file)}", f"line={f.line}"] if f.file != "-" else []
+        props = [f"file={escape_command_property(f.file)}", f"line={f.line}"] if f.file != "-" else []
         subject = (f"{f.kind or '?'} {f.name}".strip() + (f" {f.path}" if f.path else "")
                    if f.kind or f.name else check_of(f.code).title)
-        props.append(f"title={_escape_property(f'{f.cls}: {subject}')}")
+        props.append(f"title={escape_command_property(f'{f.cls}: {subject}')}")
         lines.append(f"::{GITHUB_SCAN[f.cls]} {','.join(props)}::"
-                     f"{_escape_data(one_line(plain(f.message), 2000))}")
+                     f"{escape_command_data(one_line(plain(f.message), 2000))}")
     lines.append(f"::notice title=k8s-api-docs scan::"
-                 f"{_escape_data(_summary(findings, objects, target, before))}")
+                 f"{escape_command_data(_summary(findings, objects, target, before))}")
     return "\n".join(lines) + "\n"
 
 

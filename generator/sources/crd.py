@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from generator.errors import Diagnostics, Level, Location, SpecError, escape_pointer_token, pointer
 from generator.sources.base import RawDocument
 from generator.sources.canonical import MAX_DEPTH, Dialect, canonicalize
-from generator.sources.reader import MAX_SPEC_BYTES, _json_data, _json_error, read_bytes
+from generator.sources.reader import MAX_SPEC_BYTES, json_error_message, plain_json_data, read_bytes
 
 if TYPE_CHECKING:
     import yaml
@@ -85,7 +85,7 @@ def parse_manifests(data: bytes, origin: str, *, as_yaml: bool | None = None) ->
         try:
             document = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise SpecError(_json_error(exc, text), Location(origin)) from None
+            raise SpecError(json_error_message(exc, text), Location(origin)) from None
         except (RecursionError, ValueError) as exc:
             raise SpecError(f"invalid JSON: {exc}", Location(origin)) from None
         return [Manifest(origin, 0, 1, document)]
@@ -98,21 +98,21 @@ def parse_manifests(data: bytes, origin: str, *, as_yaml: bool | None = None) ->
         try:
             fast = load_documents(text, origin)
         except SpecError:  # what kubectl refuses: a Helm template's {{ … }} is a complex key
-            _refuse_template_text(text, origin)
+            refuse_template_text(text, origin)
             raise
         if fast is not None:
             documents, braces = fast
             return [Manifest(origin, i, len(documents), d, braces) for i, d in enumerate(documents)]
         documents = [d for d in yaml.load_all(text, Loader=FastLoader) if d is not None]
     except yaml.YAMLError as fast_error:
-        _refuse_template_text(text, origin)
+        refuse_template_text(text, origin)
         _raise_yaml_error(_python_yaml_error(text) or fast_error, origin)
     except RecursionError:
         raise SpecError("YAML nested too deeply", Location(origin)) from None
     if _has_aliases(documents):
         _raise_yaml_error(_python_yaml_error(text), origin)
     count = len(documents)
-    return [Manifest(origin, i, count, _json_data(d, origin)) for i, d in enumerate(documents)]
+    return [Manifest(origin, i, count, plain_json_data(d, origin)) for i, d in enumerate(documents)]
 
 
 def _python_yaml_error(text: str) -> yaml.YAMLError | None:
@@ -154,7 +154,7 @@ def _has_aliases(documents: list[Any]) -> bool:
     return False
 
 
-def _refuse_template_text(text: str, origin: str) -> None:
+def refuse_template_text(text: str, origin: str) -> None:
     """A file YAML cannot parse because it is a Helm template: say so, with the line."""
     document = 0
     for number, line in enumerate(text.splitlines(), 1):
@@ -450,12 +450,6 @@ def _text(value: Any) -> str:
 def documents_are_crds(manifests: list[Manifest]) -> bool:
     """Whether a parsed file is a CRD manifest: several documents, or one that is a CRD."""
     return len(manifests) > 1 or any(is_crd(m.data) for m in manifests)
-
-
-def load_crd_file(path: Path, max_bytes: int = MAX_SPEC_BYTES) -> RawDocument:
-    loader = CrdLoader(str(path))
-    loader.add_bytes(read_bytes(path, max_bytes), str(path))
-    return loader.finish()
 
 
 def _digest_line(origin: str, data: bytes) -> bytes:

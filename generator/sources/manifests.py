@@ -3,7 +3,7 @@
 Files, directories (their ``.yaml``/``.yml``/``.json`` files, as ``crd.manifest_files`` lists
 them) or ``-`` (standard input). YAML is read with the project's strict loader
 (``yaml_loaders.FastLoader``: the same implicit tags and scalar constructors as every other YAML
-this tool reads, then ``reader._json_data`` as for every YAML document); only the compose step is
+this tool reads, then ``reader.plain_json_data`` as for every YAML document); only the compose step is
 our own, so that each key keeps its line. JSON is parsed
 by ``json`` (its exact semantics) and composed as YAML only for the lines. Aliases and merge
 keys load as kubectl reads them (``fast_yaml``: go-yaml v2's order and alias ratio); the keys of
@@ -38,15 +38,15 @@ from generator.sources.fast_yaml import allowed_alias_ratio
 from generator.sources.reader import (
     MAX_DATA_DEPTH,
     MAX_SPEC_BYTES,
-    _json_data,
-    _json_error,
-    _key,
+    json_error_message,
+    plain_json_data,
     read_bytes,
+    string_key,
 )
 
 STDIN = "-"
 _STR = "tag:yaml.org,2002:str"
-Path_ = tuple[str | int, ...]
+KeyPath = tuple[str | int, ...]
 """A position in an object: keys and array indexes (``("spec", "containers", 0, "image")``)."""
 
 _TEMPLATE = re.compile(r"\{\{-?\s*(?:[.$]|(?:include|template|if|else|end|range|with|toYaml|"
@@ -67,14 +67,14 @@ class ManifestObject:
     document: int
     """1-based document number in the file."""
     data: Any
-    lines: dict[Path_, int] = field(default_factory=dict, repr=False)
+    lines: dict[KeyPath, int] = field(default_factory=dict, repr=False)
     """Line (1-based) of each key and array item, by its path in the object."""
     line: int = 1
     """Where the object starts."""
-    duplicates: dict[Path_, int] = field(default_factory=dict, repr=False)
+    duplicates: dict[KeyPath, int] = field(default_factory=dict, repr=False)
     """Keys given twice in one mapping: the line of the repeat (the last value is kept)."""
 
-    def line_of(self, path: Path_) -> int:
+    def line_of(self, path: KeyPath) -> int:
         """Line of the key at ``path``, or of its nearest ancestor with one."""
         while path:
             found = self.lines.get(path)
@@ -313,7 +313,7 @@ def _json_objects(text: str, origin: str) -> list[ManifestObject]:
         try:
             value, end = decoder.raw_decode(text, at)
         except json.JSONDecodeError as exc:
-            raise SpecError(_json_error(exc, text), Location(origin)) from None
+            raise SpecError(json_error_message(exc, text), Location(origin)) from None
         except (RecursionError, ValueError) as exc:
             raise SpecError(f"invalid JSON: {exc}", Location(origin)) from None
         number += 1
@@ -336,8 +336,8 @@ def _skip_space(text: str, at: int) -> int:
     return at
 
 
-def _unpack(origin: str, number: int, value: Any, lines: dict[Path_, int], line: int,
-            duplicates: dict[Path_, int]) -> Iterator[ManifestObject]:
+def _unpack(origin: str, number: int, value: Any, lines: dict[KeyPath, int], line: int,
+            duplicates: dict[KeyPath, int]) -> Iterator[ManifestObject]:
     """The document itself, the items of a ``List`` kind, or those of a top-level array; a
     document that is a plain value (a text file read as YAML) is not a manifest."""
     if not isinstance(value, (dict, list)):
@@ -360,14 +360,14 @@ def _unpack(origin: str, number: int, value: Any, lines: dict[Path_, int], line:
     yield ManifestObject(origin, number, value, lines, line, duplicates)
 
 
-def _below(lines: dict[Path_, int], prefix: Path_) -> dict[Path_, int]:
+def _below(lines: dict[KeyPath, int], prefix: KeyPath) -> dict[KeyPath, int]:
     size = len(prefix)
     return {path[size:]: at for path, at in lines.items()
             if len(path) > size and path[:size] == prefix}
 
 
 def _yaml_documents(text: str, origin: str
-                    ) -> Iterator[tuple[int, Any, dict[Path_, int], int, dict[Path_, int]]]:
+                    ) -> Iterator[tuple[int, Any, dict[KeyPath, int], int, dict[KeyPath, int]]]:
     """(1-based document number, data, lines, first line, repeated keys) of each non-empty YAML
     document."""
     import yaml
@@ -393,7 +393,7 @@ def _yaml_documents(text: str, origin: str
             number += 1
             if node is None:
                 continue
-            lines: dict[Path_, int] = {}
+            lines: dict[KeyPath, int] = {}
             composer = _Composer(loader, origin, lines)
             try:
                 value = composer.value(node, ())
@@ -402,7 +402,7 @@ def _yaml_documents(text: str, origin: str
                     _refuse_template_text(text, origin)
                 raise
             if value is not None:  # the reader's own last step (floats as encoding/json writes)
-                yield (number, _json_data(value, origin), lines, node.start_mark.line + 1,
+                yield (number, plain_json_data(value, origin), lines, node.start_mark.line + 1,
                        composer.duplicates)
     finally:
         loader.dispose()
@@ -412,18 +412,18 @@ class _Composer:
     """JSON data and key lines from a composed node tree, scalars built by the loader's own
     constructors (the strict loader's tags)."""
 
-    def __init__(self, loader: Any, origin: str, lines: dict[Path_, int]) -> None:
+    def __init__(self, loader: Any, origin: str, lines: dict[KeyPath, int]) -> None:
         self.loader, self.origin, self.lines = loader, origin, lines
         self.seen: set[int] = set()  # nodes decoded once: a second visit is an alias
         self.decoded = self.aliased = 0
-        self.duplicates: dict[Path_, int] = {}
+        self.duplicates: dict[KeyPath, int] = {}
 
     def fail(self, node: Any, problem: str) -> None:
         mark = node.start_mark
         raise SpecError(f"invalid YAML at line {mark.line + 1}, column {mark.column + 1}: "
                         f"{problem}", Location(self.origin))
 
-    def value(self, node: Any, at: Path_) -> Any:
+    def value(self, node: Any, at: KeyPath) -> Any:
         import yaml
 
         if len(at) > MAX_DATA_DEPTH:
@@ -450,7 +450,7 @@ class _Composer:
         if isinstance(node, yaml.SequenceNode):
             out: list[Any] = []
             for i, item in enumerate(node.value):
-                here: Path_ = (*at, i)
+                here: KeyPath = (*at, i)
                 self.lines[here] = item.start_mark.line + 1
                 out.append(self.value(item, here))
             return out
@@ -464,8 +464,8 @@ class _Composer:
                     self.fail(key_node, "a key must be a plain value")
                 key = self.loader.construct_object(key_node)
                 if not isinstance(key, str):
-                    key = _key(key, self.origin, "")
-                place: Path_ = (*at, key)
+                    key = string_key(key, self.origin, "")
+                place: KeyPath = (*at, key)
                 if key in mapping:
                     self.duplicates[place] = key_node.start_mark.line + 1
                 self.lines.setdefault(place, key_node.start_mark.line + 1)
@@ -474,7 +474,7 @@ class _Composer:
         self.fail(node, "unsupported YAML node")  # pragma: no cover
         return None
 
-    def merge(self, mapping: dict[str, Any], node: Any, at: Path_) -> None:
+    def merge(self, mapping: dict[str, Any], node: Any, at: KeyPath) -> None:
         """A ``<<`` value written into ``mapping`` where it stands, over the keys before it, as
         go-yaml v2 does: a mapping, or a sequence of them where the first one wins."""
         import yaml

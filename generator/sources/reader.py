@@ -43,7 +43,7 @@ def read_bytes(path: Path, max_bytes: int = MAX_SPEC_BYTES) -> bytes:
     return data
 
 
-def _json_data(value: Any, origin: str) -> Any:
+def plain_json_data(value: Any, origin: str) -> Any:
     """Check that a parsed YAML document is plain JSON data; scalar keys become strings and
     floats what ``encoding/json`` writes (``yaml_rules``: as kubectl reads YAML).
 
@@ -59,7 +59,7 @@ def _json_data(value: Any, origin: str) -> Any:
             raise SpecError(f"document nested deeper than {MAX_DATA_DEPTH} levels", Location(origin, at))
         if isinstance(item, dict):
             if not all(isinstance(k, str) for k in item):
-                item = {k if isinstance(k, str) else _key(k, origin, at): v for k, v in item.items()}
+                item = {k if isinstance(k, str) else string_key(k, origin, at): v for k, v in item.items()}
                 parent[key] = item
             stack.extend((item, k, at + pointer(k), depth + 1) for k in reversed(item))
         elif isinstance(item, list):
@@ -74,7 +74,7 @@ def _json_data(value: Any, origin: str) -> Any:
     return root[0]
 
 
-def _key(key: Any, origin: str, at: str) -> str:
+def string_key(key: Any, origin: str, at: str) -> str:
     """A mapping key that is not a string, as kubectl makes it one (``yaml_rules.json_key``)."""
     try:
         return json_key(key)
@@ -82,7 +82,7 @@ def _key(key: Any, origin: str, at: str) -> str:
         raise SpecError(str(exc), Location(origin, at)) from None
 
 
-def _json_error(exc: json.JSONDecodeError, text: str) -> str:
+def json_error_message(exc: json.JSONDecodeError, text: str) -> str:
     where = f"line {exc.lineno}, column {exc.colno}"
     if exc.msg.startswith("Unterminated string"):
         return f"invalid JSON at {where}: the document ends inside a string (truncated?)"
@@ -122,11 +122,11 @@ def parse_document(data: bytes, origin: str) -> Any:
             raise SpecError(f"invalid YAML at {where}: {problem}", Location(origin)) from None
         except RecursionError:
             raise SpecError("YAML nested too deeply", Location(origin)) from None
-        return _json_data(document, origin)
+        return plain_json_data(document, origin)
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise SpecError(_json_error(exc, text), Location(origin)) from None
+        raise SpecError(json_error_message(exc, text), Location(origin)) from None
     except RecursionError:
         raise SpecError("JSON nested too deeply", Location(origin)) from None
     except ValueError as exc:  # e.g. an integer with more digits than int() accepts

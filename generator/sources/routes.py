@@ -174,11 +174,6 @@ def _data() -> dict[str, Any]:
         return {}
 
 
-def bundled_releases() -> list[str]:
-    """Releases the shipped data covers."""
-    return sorted(_data().get("releases", {}), key=lambda v: tuple(int(p) for p in v.split(".")))
-
-
 def bundled_provenance(release: str) -> str:
     """What the shipped routes of ``release`` were derived from (one sentence for the page)."""
     entry = _data().get("releases", {}).get(release)

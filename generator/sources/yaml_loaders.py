@@ -1,7 +1,12 @@
 """The PyYAML loaders: scalars read as kubectl reads them (``yaml_rules``: the same table
-``fast_yaml`` uses). ``StrictYamlLoader`` refuses aliases (``reader.parse_document``); documents
-are read by ``fast_yaml``, which expands aliases and merge keys as kubectl does, and
-``FirstErrorLoader`` only names the first offending line of a document that failed.
+``fast_yaml`` uses). One rule table, four readers, each for a reason:
+
+- ``fast_yaml.load_documents``: every CRD file and manifest document (JSON data straight from
+  libyaml's events; aliases and merge keys as go-yaml v2 applies them);
+- ``FastLoader``: ``manifests`` composes nodes with it, for the line of every key (``scan``);
+  ``crd`` falls back to it for an event ``fast_yaml`` does not know;
+- ``StrictYamlLoader``: a YAML spec (``reader.parse_document``), aliases refused while parsing;
+- ``FirstErrorLoader``: only after a failure, to name the first offending line in text order.
 
 A module of its own so that ``reader`` and ``crd`` import PyYAML only when a YAML document is
 read: loading JSON sources (every ``diff`` of bundled releases) does not pay for its import.
@@ -29,7 +34,7 @@ _CORE = "tag:yaml.org,2002:"
 
 class _KubectlScalars:
     """PyYAML resolver and constructor hooks: every plain scalar gets the ``PLAIN`` tag, whose
-    constructor is ``yaml_rules.resolve_plain`` (floats raw: ``reader._json_data`` applies
+    constructor is ``yaml_rules.resolve_plain`` (floats raw: ``reader.plain_json_data`` applies
     ``yaml_rules.json_value``); a plain ``<<`` gets the merge tag, which PyYAML's
     ``flatten_mapping`` merges as a key and which is the string ``<<`` as a value; tags
     go-yaml v2 ignores are ignored."""

@@ -18,10 +18,12 @@ YAML 1.1 resolver nor YAML 1.2's core schema. Encoded here, with where it differ
   ``<<`` KEY is a merge (go-yaml's ``isMerge``), as in PyYAML.
 - Digits and signs: ``_`` removed, then Go's ``strconv.ParseInt(s, 0, 64)`` (``0x1F``, ``0o17``
   and ``0b101`` prefixes, a leading ``0`` is octal: ``0755`` = 493; PyYAML reads ``0o17`` as a
-  string), beyond 64 bits ``big.Int``; else a float if it matches ``yamlStyleFloat``
-  (``1e3`` = 1000 and ``08`` = 8: PyYAML reads both as strings, it needs a dot and a signed
-  exponent); no base-60 numbers (``1:20`` stays a string, PyYAML: 80); a timestamp
-  (``2001-12-14``) decoded into ``interface{}`` is its text (``decode.go``).
+  string) or ``ParseUint``; else a float if it matches ``yamlStyleFloat`` (``1e3`` = 1000 and
+  ``08`` = 8: PyYAML reads both as strings, it needs a dot and a signed exponent; a decimal beyond
+  64 bits too: ``99999999999999999999`` = 1e20); else, unsigned beyond 64 bits (``0x``…),
+  ``big.Int`` (``sigs.k8s.io/yaml``'s ``goyaml.v2``); no base-60 numbers (``1:20`` stays a
+  string, PyYAML: 80); a timestamp (``2001-12-14``) decoded into ``interface{}`` is its text
+  (``decode.go``).
 - A leading ``.``: Go's ``strconv.ParseFloat`` (``.5`` = 0.5).
 - ``encoding/json`` then writes a float with no fraction below 1e21 as an integer: ``1.0`` is
   ``1``. Keys become strings (``convertToJSONableObject``): ints in decimal, floats in Go's
@@ -109,15 +111,19 @@ def _resolve(text: str) -> tuple[str, Any]:
             return "timestamp", text  # decoded into interface{}: its text (decode.go)
         plain = text.replace("_", "")
         number = _go_int(plain)
-        if number is not None:
+        signed = plain[0] in "+-"  # ParseInt only: 64 bits with the sign; ParseUint: unsigned
+        if number is not None and _INT64_MIN <= number <= (_INT64_MAX if signed else _UINT64_MAX):
             return "int", number
         # an overflow is a range error in Go's ParseFloat: the text stays a string
         if _GO_FLOAT.fullmatch(plain) and math.isfinite(float(plain)):
             return "float", float(plain)
+        if number is not None and number > _UINT64_MAX and not signed:
+            return "int", number  # ParseUint's range error, no float: big.Int (hex, octal, binary)
     return "str", text  # words (``yes`` …) were looked up above; other first characters: text
 
 
 _SIGNED = frozenset("+-0123456789")
+_INT64_MIN, _INT64_MAX, _UINT64_MAX = -(2**63), 2**63 - 1, 2**64 - 1
 
 
 def resolve_plain(text: str, *, raw: bool = False) -> Any:

@@ -1,5 +1,7 @@
 """An independent reader of CRD files for the corpus test: every property of every CRD version and
-the facts its row must show, read straight from the YAML (it imports nothing of ``generator``).
+the facts its row must show, read straight from the YAML as kubectl reads it
+(``helpers.kubectl_yaml``: go-yaml v2's rules written out again); it imports nothing of
+``generator``.
 
 The facts and how a row spells them are those of ``docs/crd-facts.md``: effective enum (``allOf``
 members' enums intersected), default, constraints, CEL rules, the constraints of array items and
@@ -15,22 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from helpers.kubectl_yaml import load_all
 
 CONSTRAINTS = ("minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
                "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
                "minProperties", "maxProperties")
 RULE_KEYS = ("message", "messageExpression", "reason", "fieldPath", "optionalOldSelf")
-
-
-class KubectlLoader(yaml.CSafeLoader if hasattr(yaml, "CSafeLoader") else yaml.SafeLoader):  # type: ignore[misc]
-    """Safe YAML without YAML 1.1's ``=`` ("value") tag: kubectl reads a bare ``=`` as a string."""
-
-
-KubectlLoader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:value"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
 
 
 def shown(value: Any) -> str:
@@ -58,7 +50,7 @@ def crd_documents(directory: Path) -> Iterator[tuple[Path, dict[str, Any]]]:
     files = [directory] if directory.is_file() else sorted(
         p for p in directory.rglob("*") if p.suffix in (".yaml", ".yml", ".json") and p.is_file())
     for path in files:
-        for doc in yaml.load_all(path.read_text(encoding="utf-8"), Loader=KubectlLoader):
+        for doc in load_all(path.read_text(encoding="utf-8")):  # as kubectl reads YAML
             if isinstance(doc, dict) and doc.get("kind") == "CustomResourceDefinition":
                 yield path, doc
 

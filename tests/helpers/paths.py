@@ -23,3 +23,13 @@ def need_shared() -> Path:
             pytest.fail(f"CI needs {SHARED} (real upstream specs) beside the repository")
         pytest.skip(f"needs {SHARED} (real upstream specs); absent in this clone")
     return SHARED
+
+
+def need_installed(path: Path, what: str) -> Path:
+    """``path``, which the test command installs (``tests/setup_extras.py``): skip when it is
+    absent, but fail in CI, where the test command has installed it."""
+    if not path.exists():
+        if IN_CI:
+            pytest.fail(f"CI needs {what} at {path} (the test command installs it: tests/setup_extras.py)")
+        pytest.skip(f"{what} not installed (tests/setup_extras.py)")
+    return path
