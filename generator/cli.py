@@ -449,7 +449,12 @@ def add_explain_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore
                     "changed, removed in) and the URL of its row on the site. PATH as kubectl "
                     "writes it: deployment.spec.replicas, pods.spec, deploy, Deployment.spec, "
                     "apps/v1/deployment.spec, core/v1/pod.spec. Exit 2 for an unknown path, "
-                    "with the nearest names. JSON schema: docs/terminal.md.")
+                    "with the nearest names. Without --version: the newest release of the site "
+                    "configured in ./mkdocs.yml (the k8s-api-docs plugin's versions), else the "
+                    "newest bundled; several --version: the last is explained, the others (older "
+                    "CRD sets, say) date it. The URL is printed only for a page that site has "
+                    "(./mkdocs.yml's, else the default site of build-site). JSON schema: "
+                    "docs/terminal.md.")
     exp.add_argument("path", metavar="PATH", help="RESOURCE[.FIELD...], optionally "
                                                   "GROUP/VERSION/ first")
     add_source_options(exp, version_required=False)
@@ -461,8 +466,9 @@ def add_explain_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore
     exp.add_argument("--format", choices=EXPLAIN_FORMATS, default="text",
                      help="text (default, kubectl's layout) or json (docs/terminal.md)")
     exp.add_argument("--site-url", default="", metavar="URL",
-                     help="where the site is published: the row URL is printed below it "
-                          "(default: relative to the site root)")
+                     help="where the site is published: the row URL is printed below it, for "
+                          "any release (default: ./mkdocs.yml's site_url, else relative to the "
+                          "site root)")
 
 
 def add_scan_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -504,18 +510,30 @@ def add_scan_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from generator.config import pair_releases
+    from dataclasses import replace
+
+    from generator.config import Release, pair_releases
     from generator.pipeline.terminal import explain
     from generator.render.terminal import explain_json, explain_text
+    from generator.sitebuild.configured import explain_site, newest
     from generator.sources import available_versions
 
-    if len(args.versions) > 1:
-        raise UsageError("explain takes at most one --version")
-    versions = args.versions or available_versions()[-1:]
-    release = pair_releases(versions, args.sources, args.source_kind, args.crds)[0]
+    site, configured = explain_site(Path.cwd())
+    if args.versions:
+        releases = pair_releases(args.versions, args.sources, args.source_kind, args.crds)
+    elif configured:  # the newest release of the site in this directory, as it is configured
+        label, source, crds = newest(site)
+        releases = [Release(label, args.sources[0] if args.sources else source,
+                            tuple(args.crds) or crds)]
+    else:
+        releases = pair_releases(available_versions()[-1:], args.sources, args.source_kind, args.crds)
+    site_url = args.site_url or site.site_url
+    if args.site_url:
+        site = replace(site, explicit=True, where=args.site_url)
     path = f"{args.api_version.strip('/')}/{args.path}" if args.api_version else args.path
-    found, diagnostics = explain(release, path, _options(args), recursive=args.recursive,
-                                 site_url=args.site_url, lenient=args.lenient)
+    found, diagnostics = explain(releases[-1], path, _options(args), recursive=args.recursive,
+                                 site_url=site_url, lenient=args.lenient, earlier=releases[:-1],
+                                 published=site)
     _print_diagnostics(diagnostics)
     sys.stdout.write(explain_json(found) if args.format == "json" else explain_text(found))
     return EXIT_OK
