@@ -173,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_build_site_parser(sub)
     add_explain_parser(sub)
     add_scan_parser(sub)
+    add_assemble_parser(sub)
     return parser
 
 
@@ -226,6 +227,10 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
                            "release's home page")
     site.add_argument("-q", "--quiet", action="store_true",
                       help="no progress bar and no summary line")
+    site.add_argument("--only", dest="only", action="append", default=[], metavar="VERSION",
+                      help="build only this release of the site (repeatable): a part for "
+                           "'assemble' (one CI matrix job per release, all given the same "
+                           "--version list); no versions.json, latest/ or landing page")
 
 
 def add_site_options(p: argparse.ArgumentParser) -> None:
@@ -431,11 +436,37 @@ def cmd_build_site(args: argparse.Namespace) -> int:
         releases=releases, out=args.out, config_file=config, cache_dir=args.cache_dir,
         offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
         progress=not args.quiet and sys.stderr.isatty(), spec_mirror=spec_mirror(args.spec_mirror),
-        lock_file=args.lock, builder=args.builder, site_url=args.site_url))
+        lock_file=args.lock, builder=args.builder, site_url=args.site_url, only=args.only))
     for note in summary.notes:
         print(f"note: {note}", file=sys.stderr)
     if not args.quiet:
         print(summary.line())
+    return EXIT_OK
+
+
+# -- assemble (docs/publishing.md) ------------------------------------------------------------
+def add_assemble_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    asm = sub.add_parser(
+        "assemble", help="put build-site parts built apart (a CI matrix) into one site",
+        description="Put the outputs of build-site --only RELEASE (one per release, built apart, "
+                    "e.g. by the jobs of a CI matrix, all with the same --version list) into one "
+                    "site: every release, versions.json, latest/ and the landing page, with every "
+                    "internal link checked, the same files as one build-site of all releases. "
+                    "Refuses parts of different sites, a release twice with different content and "
+                    "a directory that is not a build-site output (exit 2, SITE untouched).")
+    asm.add_argument("parts", nargs="+", type=Path, metavar="PART",
+                     help="a build-site output directory (a part or a whole site)")
+    asm.add_argument("--out", type=Path, required=True, metavar="SITE",
+                     help="the site to write (replaced whole, atomically)")
+    asm.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+
+
+def cmd_assemble(args: argparse.Namespace) -> int:
+    from generator.sitebuild.assemble import assemble
+
+    summary = assemble(args.parts, args.out)
+    if not args.quiet:
+        print(summary)
     return EXIT_OK
 
 
@@ -562,7 +593,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 COMMANDS = {"generate": cmd_generate, "export": cmd_export, "diff": cmd_diff, "check": cmd_check,
-            "build-site": cmd_build_site, "explain": cmd_explain, "scan": cmd_scan}
+            "build-site": cmd_build_site, "explain": cmd_explain, "scan": cmd_scan,
+            "assemble": cmd_assemble}
 
 
 def main(argv: Sequence[str] | None = None) -> int:
