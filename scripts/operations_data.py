@@ -10,7 +10,10 @@ kubernetes-validate (the offline default source) has no ``paths``, so the routes
   names its HTTP method and path. A client keeps API modules of earlier releases, so a method
   counts only when the release's own definitions (kubernetes-validate) serve its resource: the
   class the method returns for the resource is a kind of that group/version in the release. The
-  client has no methods for the deprecated ``/watch/`` paths, so those releases list none.
+  client has no methods for the deprecated ``/watch/`` paths, so those releases list none (the
+  watch of each list path is derived for every release by ``model.operations``). A method that
+  returns ``str`` (pod log, connect) ships its response as ``string`` with the first media type
+  of its ``Accept`` header, as the swagger's ``produces`` gives it.
 
 Only facts are shipped (methods, paths, names, types): no spec text.
 
