@@ -66,7 +66,6 @@ def explain_text(e: Explanation) -> str:
     return "\n".join(out)
 
 
-
 def history_lines(e: Explanation) -> list[str]:
     subject = "field" if e.path else f"{e.api_version} {e.kind}"
     if e.since:

@@ -324,6 +324,7 @@ def publish(plan: BuildPlan, built: dict[str, list[str]]) -> BuildSummary:
     facts = site_facts(plan.parent.site_name, plan.site_url, plan.oldest_first, plan.titles,
                        {v: plan.keys[v] for v in plan.part}, plan.site_digest)
     if plan.options.only:  # a part: the root files are made by ``assemble`` of all parts
+        remove_dir(plan.staging(LATEST_ALIAS))  # staged when the newest release was built
         remove_dir(out / LATEST_ALIAS)
         for name in ("versions.json", "index.html"):
             remove_file(out / name)
