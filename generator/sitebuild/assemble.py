@@ -69,8 +69,8 @@ def collect(parts: Sequence[Path]) -> tuple[SiteFacts, dict[str, Path], dict[str
             first = (part, facts)
         elif not facts.same_site(first[1]):
             raise UsageError(f"{part} is a part of {facts.describe()}, {first[0]} of "
-                             f"{first[1].describe()}: build every part with the same --version "
-                             f"list, config and --site-url")
+                             f"{first[1].describe()}: build every part with the site's whole "
+                             f"--version list and --only RELEASE (same config and --site-url)")
         elif not facts.same_inputs(first[1]):
             raise UsageError(f"{part} and {first[0]} were built from different inputs (generator, "
                              f"config, templates, MkDocs/Material versions, sources, --group or "
