@@ -199,6 +199,10 @@ def plan_site(options: BuildSiteOptions) -> BuildPlan:
             raise UsageError(f"release label {version!r} cannot be a directory name")
     if LATEST_ALIAS in releases:
         raise UsageError(f"{LATEST_ALIAS!r} is the alias of the newest release, not a release label")
+    unknown = sorted(set(options.only) - set(releases))
+    if unknown:
+        raise UsageError(f"--only {', '.join(unknown)}: not among the site's releases "
+                         f"({', '.join(releases)})")
     out = options.out.resolve()
     refuse_foreign(out)
     cache_dir = options.cache_dir.resolve()
@@ -227,10 +231,6 @@ def plan_site(options: BuildSiteOptions) -> BuildPlan:
                            [digests[d] for d in inputs[v].content if d in digests]
                            + [f"{o}={shapes[o][0]}" for o in inputs[v].shape])
             for v in releases}
-    unknown = sorted(set(options.only) - set(releases))
-    if unknown:
-        raise UsageError(f"--only {', '.join(unknown)}: not among the site's releases "
-                         f"({', '.join(releases)})")
     todo = [v for v in releases if options.force or v not in entries or entries[v].key != keys[v]
             or not (out / v / "index.html").is_file()]
     todo = [v for v in todo if not options.only or v in options.only]
