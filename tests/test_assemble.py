@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator.sitebuild.assemble import STAGING_PREFIX, assemble, tree_digest
+from generator.sitebuild.assemble import STAGING_PREFIX, assemble
 from generator.sitebuild.parts import SITE_FACTS, site_facts
 
 RELEASES = ("1.31", "1.32")
@@ -63,7 +63,7 @@ def test_assemble_fixture_parts(tmp_path: Path) -> None:
     assert not list(tmp_path.glob(f"{STAGING_PREFIX}*"))
     # an assembled site is a build-site output itself: it can be a part again
     assemble([site], tmp_path / "copy")
-    assert tree_digest(tmp_path / "copy") == tree_digest(site)
+    assert files_of(tmp_path / "copy") == files_of(site)
 
 
 @pytest.mark.parametrize(("parts", "message"), [

@@ -11,7 +11,6 @@ whole. Any refusal is one line, exit 2, and leaves ``--out`` as it was."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,7 @@ from generator.output.writer import (
     write_file,
     write_pages,
 )
+from generator.pipeline.cache import tree_digest
 from generator.sitebuild.build import html_pages
 from generator.sitebuild.landing import LATEST_ALIAS, alias_pages, landing_page, versions_json
 from generator.sitebuild.linkcheck import SiteFiles, check_pages
@@ -44,15 +44,6 @@ class AssembleSummary:
     def __str__(self) -> str:
         return (f"assembled {len(self.releases)} release(s) ({', '.join(self.releases)}) from "
                 f"{self.parts} part(s), {self.pages:,} pages → {self.out}")
-
-
-def tree_digest(root: Path) -> str:
-    """sha256 over every file below ``root`` (path and bytes): equal trees, equal digests."""
-    digest = hashlib.sha256()
-    for path in sorted(p for p in root.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(hashlib.sha256(path.read_bytes()).digest())
-    return digest.hexdigest()
 
 
 def collect(parts: Sequence[Path]) -> tuple[SiteFacts, dict[str, Path], dict[str, str]]:
@@ -77,7 +68,7 @@ def collect(parts: Sequence[Path]) -> tuple[SiteFacts, dict[str, Path], dict[str
                              f"--site-url differ): build every part from the same checkout and lock")
         for version, key in facts.built.items():
             if version in source:
-                if tree_digest(source[version] / version) != tree_digest(part / version):
+                if tree_digest([source[version] / version]) != tree_digest([part / version]):
                     raise UsageError(f"release {version} is in {source[version]} and in {part} with "
                                      f"different content")
                 continue
