@@ -11,7 +11,10 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from generator.config import Release
+from generator.errors import UsageError
 from generator.sitebuild.assemble import STAGING_PREFIX, assemble
+from generator.sitebuild.build import BuildSiteOptions, plan_site
 from generator.sitebuild.parts import SITE_FACTS, site_facts
 
 RELEASES = ("1.31", "1.32")
@@ -123,11 +126,12 @@ def test_broken_link_between_releases_is_refused(tmp_path: Path, capsys: pytest.
     assert not (tmp_path / "site").exists() and not list(tmp_path.glob(f"{STAGING_PREFIX}*"))
 
 
-def test_build_site_only_must_be_a_release_of_the_site(tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "build-site", "--version", "1.31", "--only", "1.30", "--out",
-                       str(tmp_path / "part"), "--cache-dir", str(tmp_path / "cache"), "--offline")
-    assert code == 2 and "--only 1.30: not among the site's releases (1.31)" in err
+def test_build_site_only_must_be_a_release_of_the_site(tmp_path: Path) -> None:
+    options = BuildSiteOptions([Release("1.31")], tmp_path / "part", cache_dir=tmp_path / "cache",
+                               only=["1.30"], progress=False)
+    with pytest.raises(UsageError, match=r"--only 1.30: not among the site's releases \(1.31\)"):
+        plan_site(options)  # before any source is read
+    assert not (tmp_path / "part").exists()
 
 
 # -- the real thing ---------------------------------------------------------------------------------

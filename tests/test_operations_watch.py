@@ -136,6 +136,7 @@ def test_watch_operation_of_a_list() -> None:
     assert data["response"] == "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent"
 
 
+@pytest.mark.integration
 def test_role_check_can_fail() -> None:
     """The oracle below finds a grant nothing carries: drop the watch operations and it does."""
     api = bundled("1.31")
