@@ -185,6 +185,7 @@ def build_parser(prog: str | None = None) -> argparse.ArgumentParser:
     add_explain_parser(sub)
     add_scan_parser(sub)
     add_completion_parser(sub)
+    add_assemble_parser(sub)
     return parser
 
 
@@ -239,6 +240,10 @@ def add_build_site_parser(sub: argparse._SubParsersAction) -> None:  # type: ign
     site.add_argument("-q", "--quiet", action="store_true",
                       help="no progress (a bar on a terminal, else a line as each release "
                            "starts and is done, with its time) and no summary line")
+    site.add_argument("--only", dest="only", action="append", default=[], metavar="VERSION",
+                      help="build only this release of the site (repeatable): a part for "
+                           "'assemble' (one CI matrix job per release, all given the same "
+                           "--version list); no versions.json, latest/ or landing page")
 
 
 def add_site_options(p: argparse.ArgumentParser) -> None:
@@ -450,11 +455,37 @@ def cmd_build_site(args: argparse.Namespace) -> int:
         offline=args.offline, jobs=args.jobs, force=args.force, groups=args.groups,
         progress=not args.quiet and sys.stderr.isatty(), spec_mirror=spec_mirror(args.spec_mirror),
         log=None if args.quiet or sys.stderr.isatty() else _progress_line,
-        lock_file=args.lock, builder=args.builder, site_url=args.site_url))
+        lock_file=args.lock, builder=args.builder, site_url=args.site_url, only=args.only))
     for note in summary.notes:
         print(f"note: {note}", file=sys.stderr)
     if not args.quiet:
         print(summary.line())
+    return EXIT_OK
+
+
+# -- assemble (docs/publishing.md) ------------------------------------------------------------
+def add_assemble_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    asm = sub.add_parser(
+        "assemble", help="put build-site parts built apart (a CI matrix) into one site",
+        description="Put the outputs of build-site --only RELEASE (one per release, built apart, "
+                    "e.g. by the jobs of a CI matrix, all with the same --version list) into one "
+                    "site: every release, versions.json, latest/ and the landing page, with every "
+                    "internal link checked, the same files as one build-site of all releases. "
+                    "Refuses parts of different sites, a release twice with different content and "
+                    "a directory that is not a build-site output (exit 2, SITE untouched).")
+    asm.add_argument("parts", nargs="+", type=Path, metavar="PART",
+                     help="a build-site output directory (a part or a whole site)")
+    asm.add_argument("--out", type=Path, required=True, metavar="SITE",
+                     help="the site to write (replaced whole, atomically)")
+    asm.add_argument("-q", "--quiet", action="store_true", help="no summary line")
+
+
+def cmd_assemble(args: argparse.Namespace) -> int:
+    from generator.sitebuild.assemble import assemble
+
+    summary = assemble(args.parts, args.out)
+    if not args.quiet:
+        print(summary)
     return EXIT_OK
 
 
@@ -468,7 +499,12 @@ def add_explain_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore
                     "changed, removed in) and the URL of its row on the site. PATH as kubectl "
                     "writes it: deployment.spec.replicas, pods.spec, deploy, Deployment.spec, "
                     "apps/v1/deployment.spec, core/v1/pod.spec. Exit 2 for an unknown path, "
-                    "with the nearest names. JSON schema: docs/terminal.md.")
+                    "with the nearest names. Without --version: the newest release of the site "
+                    "configured in ./mkdocs.yml (the k8s-api-docs plugin's versions), else the "
+                    "newest bundled; several --version: the last is explained, the others (older "
+                    "CRD sets, say) date it. The URL is printed only for a page that site has "
+                    "(./mkdocs.yml's, else the default site of build-site). JSON schema: "
+                    "docs/terminal.md.")
     exp.add_argument("path", metavar="PATH", help="RESOURCE[.FIELD...], optionally "
                                                   "GROUP/VERSION/ first")
     add_source_options(exp, version_required=False)
@@ -480,8 +516,9 @@ def add_explain_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore
     exp.add_argument("--format", choices=EXPLAIN_FORMATS, default="text",
                      help="text (default, kubectl's layout) or json (docs/terminal.md)")
     exp.add_argument("--site-url", default="", metavar="URL",
-                     help="where the site is published: the row URL is printed below it "
-                          "(default: relative to the site root)")
+                     help="where the site is published: the row URL is printed below it, for "
+                          "any release (default: ./mkdocs.yml's site_url, else relative to the "
+                          "site root)")
 
 
 def add_scan_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -535,18 +572,30 @@ def add_scan_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from generator.config import pair_releases
+    from dataclasses import replace
+
+    from generator.config import Release, pair_releases
     from generator.pipeline.terminal import explain
     from generator.render.terminal import explain_json, explain_text
+    from generator.sitebuild.configured import explain_site, newest
     from generator.sources import available_versions
 
-    if len(args.versions) > 1:
-        raise UsageError("explain takes at most one --version")
-    versions = args.versions or available_versions()[-1:]
-    release = pair_releases(versions, args.sources, args.source_kind, args.crds)[0]
+    site, configured = explain_site(Path.cwd())
+    if args.versions:
+        releases = pair_releases(args.versions, args.sources, args.source_kind, args.crds)
+    elif configured:  # the newest release of the site in this directory, as it is configured
+        label, source, crds = newest(site)
+        releases = [Release(label, args.sources[0] if args.sources else source,
+                            tuple(args.crds) or crds)]
+    else:
+        releases = pair_releases(available_versions()[-1:], args.sources, args.source_kind, args.crds)
+    site_url = args.site_url or site.site_url
+    if args.site_url:
+        site = replace(site, explicit=True, where=args.site_url)
     path = f"{args.api_version.strip('/')}/{args.path}" if args.api_version else args.path
-    found, diagnostics = explain(release, path, _options(args), recursive=args.recursive,
-                                 site_url=args.site_url, lenient=args.lenient)
+    found, diagnostics = explain(releases[-1], path, _options(args), recursive=args.recursive,
+                                 site_url=site_url, lenient=args.lenient, earlier=releases[:-1],
+                                 published=site)
     _print_diagnostics(diagnostics)
     sys.stdout.write(explain_json(found) if args.format == "json" else explain_text(found))
     return EXIT_OK
@@ -678,7 +727,7 @@ def resource_names(release: str, options: SourceOptions) -> list[str]:
 
 COMMANDS = {"generate": cmd_generate, "export": cmd_export, "diff": cmd_diff, "check": cmd_check,
             "build-site": cmd_build_site, "explain": cmd_explain, "scan": cmd_scan,
-            "completion": cmd_completion}
+            "completion": cmd_completion, "assemble": cmd_assemble}
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,7 +10,10 @@ kubernetes-validate (the offline default source) has no ``paths``, so the routes
   names its HTTP method and path. A client keeps API modules of earlier releases, so a method
   counts only when the release's own definitions (kubernetes-validate) serve its resource: the
   class the method returns for the resource is a kind of that group/version in the release. The
-  client has no methods for the deprecated ``/watch/`` paths, so those releases list none.
+  client has no methods for the deprecated ``/watch/`` paths, so those releases list none (the
+  watch of each list path is derived for every release by ``model.operations``). A method that
+  returns ``str`` (pod log, connect) ships its response as ``string`` with the first media type
+  of its ``Accept`` header, as the swagger's ``produces`` gives it.
 
 Only facts are shipped (methods, paths, names, types): no spec text.
 
@@ -65,6 +68,8 @@ class ClientMethod:
     body: str
     """The body's class (``V1Pod``), ``object``, or empty without a body."""
     response: str
+    accept: str = ""
+    """The first media type of the request's ``Accept`` header (``text/plain`` for pod log)."""
 
 
 def site_packages(major: str) -> Path:
@@ -89,6 +94,7 @@ _PARAM_TYPE_LEGACY = re.compile(r":param (\S+) (\w+):")
 _PARAM_TYPE_NEW = re.compile(r":type (\w+): ([\w\[\]]+)")
 _RESPONSE_LEGACY = re.compile(r"response_type='(\w+)'")
 _RESPONSE_NEW = re.compile(r"'?20[01]'?: \"(\w+)\"")
+_ACCEPT = re.compile(r"select_header_accept\(\s*\[\s*'([^']+)'")
 
 
 def _blocks(text: str) -> dict[str, str]:
@@ -139,10 +145,11 @@ def client_methods(major: str) -> dict[str, ClientMethod]:
             response = _RESPONSE_LEGACY.search(source) or _RESPONSE_NEW.search(source) \
                 or _RESPONSE_NEW.search(block)
             body = types.get("body", "") if ("body" in (signature.group(2) if signature else "")) else ""
+            accept = _ACCEPT.search(source)
             out[f"{class_name}.{name}"] = ClientMethod(
                 class_name, name, http_method, path,
                 _required(signature.group(2) if signature else ""), query,
-                body, response.group(1) if response else "")
+                body, response.group(1) if response else "", accept.group(1) if accept else "")
     return out
 
 
@@ -220,8 +227,10 @@ def client_routes(major: str, release: str) -> tuple[Route, ...]:
         body_def = next((n for n in definitions if n in short and camelize(short[n]) == body), "")
         response_def = next((n for n in definitions
                              if n in short and camelize(short[n]) == method.response), "")
+        plain = _PY_TYPES.get(method.response, "") if not response_def else ""
         out.append(Route(method.http_method, method.path, _action(method.name), key, gvk, body_def,
-                         "body" in method.required, response_def, tuple(params)))
+                         "body" in method.required, response_def, tuple(params),
+                         plain, method.accept if plain else ""))
     return tuple(sorted(out, key=lambda r: (r.path, r.method)))
 
 

@@ -130,7 +130,10 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "explain", "deploy", "--version", "1.32", "--site-url",
                        "https://example.org/docs/")
     assert "URL: https://example.org/docs/1.32/apps/v1/deployment/\n" in out
-    assert "FIELDS:\n  apiVersion\t<string>\n  kind\t<string>\n  metadata\t<ObjectMeta>\n" in out
+    # each field with the first sentence of its description, as kubectl explain shows them
+    assert ("FIELDS:\n  apiVersion\t<string>\n    APIVersion defines the versioned schema of this "
+            "representation of an\n    object.\n  kind\t<string>\n") in out
+    assert "  metadata\t<ObjectMeta>\n    Standard object's metadata.\n  spec\t<DeploymentSpec>\n" in out
 
 
 def test_history_in_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -181,7 +184,8 @@ def test_recursive_pod(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.shared
-def test_crd_path_three_levels_deep(capsys: pytest.CaptureFixture[str], shared: Path) -> None:
+def test_crd_path_three_levels_deep(capsys: pytest.CaptureFixture[str], shared: Path, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
     cert_manager = shared / "crds" / "cert-manager"
     code, out, _ = run(capsys, "explain", "certificate.spec.privateKey.algorithm", "--version",
                        "1.32", "--crds", str(cert_manager), "--format", "json")
@@ -195,18 +199,34 @@ def test_crd_path_three_levels_deep(capsys: pytest.CaptureFixture[str], shared: 
     assert data["enum"] == algorithm["enum"] and data["type"] == "string"
     assert data["required"] is ("algorithm" in private_key.get("required", []))
     assert (data["kind"], data["apiVersion"]) == ("Certificate", "cert-manager.io/v1")
-    assert data["url"] == "1.32/cert-manager.io/v1/certificate/#field-spec.privateKey.algorithm"
+    assert data["url"] == "" and "documents no CRD set with release 1.32" in data["urlNote"]
     assert {"label": "enum", "values": algorithm["enum"]} in data["notes"]
+    # a site that documents the CRD set with 1.32 has the row
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "mkdocs.yml").write_text(yaml.safe_dump({"site_name": "x", "plugins": [
+        "search", {"k8s-api-docs": {"versions": [{"version": "1.32", "crds": [str(cert_manager)]}]}}]}))
+    monkeypatch.chdir(site)
+    code, out, _ = run(capsys, "explain", "certificate.spec.privateKey.algorithm", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["release"] == "1.32" and data["urlNote"] is None
+    assert data["url"] == "1.32/cert-manager.io/v1/certificate/#field-spec.privateKey.algorithm"
 
 
-def test_crd_short_name_and_constraints(capsys: pytest.CaptureFixture[str]) -> None:
+def test_crd_short_name_and_constraints(capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)  # the site of the repository's mkdocs.yml (1.31, 1.32)
     crd = REPO / "tests" / "fixtures" / "scan" / "widgets-crd.yaml"
     code, out, _ = run(capsys, "explain", "wd.spec.name", "--version", "widgets", "--source",
                        str(crd), "--format", "json")
     data = json.loads(out)
     assert code == 0 and (data["apiVersion"], data["path"]) == ("example.org/v1", "spec.name")
     assert data["constraints"] == {"maxLength": 5, "pattern": "^[a-z]+$"}
-    assert data["url"] == "widgets/example.org/v1/widget/#field-spec.name"
+    assert data["url"] == "" and data["urlNote"] == (
+        f"the site of {REPO / 'mkdocs.yml'} has no release widgets; it has 1.31, 1.32")
+    code, out, _ = run(capsys, "explain", "wd.spec.name", "--version", "widgets", "--source",
+                       str(crd), "--format", "json", "--site-url", "https://example.org/crds/")
+    assert json.loads(out)["url"] == "https://example.org/crds/widgets/example.org/v1/widget/#field-spec.name"
     code, out, _ = run(capsys, "explain", "widgets.spec", "--version", "widgets", "--source",
                        str(crd))
     assert "FIELDS:\n  color\t<string>\n  extra\t<Widget.spec.extra>\n" in out

@@ -131,7 +131,8 @@ def swagger_operations(path: Path) -> list[dict[str, Any]]:
 
 def check_release(api: ApiSpec, swagger: Path, pages: dict[str, str], page_of: dict[str, str]) -> None:
     ops_by_key = {op.key: (name, op) for name, ops in api.operations.items() for op in ops}
-    exported = {(o["method"], o["path"]): o for m in api.to_dict()["models"] for o in m.get("operations", ())}
+    exported = {(o["method"], o["path"]): o for m in api.to_dict()["models"] for o in m.get("operations", ())
+                if not o.get("query")}  # a watch (?watch=true) shares its list's path
     expected = swagger_operations(swagger)
     assert len(expected) > 800
     for entry in expected:
@@ -192,6 +193,10 @@ def client_check(api: ApiSpec, major: str) -> int:
                 assert (method.http_method, method.path) == (op.method, op.path), op.python
                 assert method.required == op.python_args, op.python
                 checked += 1
+            elif op.query:  # the watch of a list path streams the list method of that path
+                listing = methods[op.watch_via]
+                assert (listing.http_method, listing.path) == (op.method, op.path), op.key
+                assert listing.required == op.python_args and op.rbac.verb == "watch", op.key
             else:
                 assert op.deprecated and op.watch_via, op.key
                 listing = methods[op.watch_via]
@@ -258,6 +263,12 @@ def test_crd_operations(shared: Path) -> None:
             assert not any("{namespace}" in k for k in keys)
         assert any(op.subresource == "status" for op in ops) == crd.status_subresource
         for op in ops:
+            if op.query:  # the watch: the list method, streamed
+                assert op.query == "watch=true" and op.rbac.verb == "watch"
+                assert op.watch_via.startswith("CustomObjectsApi.list_") and not op.python
+                method_name = op.watch_via.split(".", 1)[1]
+                assert python_call(op).startswith(f"watch.Watch().stream(CustomObjectsApi().{method_name}")
+                continue
             assert op.python.startswith("CustomObjectsApi.")
             method = methods[op.python]
             values = {"group": "cert-manager.io", "version": crd.version, "plural": crd.plural,

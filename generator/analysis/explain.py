@@ -123,20 +123,34 @@ def split_path(text: str) -> tuple[str | None, str | None, str, list[str]]:
     return group, version, resource, fields
 
 
+def _served_elsewhere(resources: Resources, name: str, group: str | None, fields: list[str]) -> str:
+    """`` (did you mean networking.k8s.io/v1/ingress?)`` when the resource ``name`` is served by
+    other groups than ``group`` (``extensions/v1beta1/ingress`` in a release without
+    extensions): the groups that serve the kind, in kubectl's order, at their preferred version."""
+    if group is None:
+        return ""
+    others = [r for r in resources.find(name) if r.group != group]
+    rest = "".join(f".{f}" for f in fields)
+    paths = [f"{api_version_of(r.group, r.preferred) if r.group else 'core/' + r.preferred}/"
+             f"{name.lower()}{rest}" for r in others]
+    return _did_you_mean(paths)
+
+
 def resolve(api: ApiSpec, text: str, resources: Resources | None = None) -> Explained:
     """What ``text`` names in ``api``."""
     resources = resources or Resources(api)
     group, version, name, fields = split_path(text)
+    elsewhere = _served_elsewhere(resources, name, group, fields)
     if group is not None and group not in resources.groups():
         raise ExplainError(f"{text}: release {api.version} serves no API group {group!r}"
-                           + _did_you_mean(nearest(group, resources.groups())))
+                           + (elsewhere or _did_you_mean(nearest(group, resources.groups()))))
     found = resources.find(name, group)
     if not found:
         names = (n for r in resources.by_group_kind.values()
                  if group is None or r.group == group for n in (r.kind, r.plural, *r.short_names))
         where = f" in {group or 'core'}" if group is not None else ""
         raise ExplainError(f"{text}: release {api.version} serves no resource {name!r}{where}"
-                           + _did_you_mean(nearest(name, names)))
+                           + (elsewhere or _did_you_mean(nearest(name, names))))
     resource = found[0]
     if version is None:
         version = resource.preferred

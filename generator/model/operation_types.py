@@ -56,11 +56,25 @@ class Operation:
     """The kubectl command that maps to it, if one does."""
     deprecated: bool = False
     """A deprecated ``/watch/`` path."""
+    query: str = ""
+    """A query that makes it another operation of the same path: ``watch=true`` (the watch of a
+    list path, RBAC verb ``watch``)."""
+    response_type: str = ""
+    """The 200 response when it is not a definition: its schema type (``string``: pod log, the
+    connect subresources)."""
+    response_media: str = ""
+    """The media type of such a response (``text/plain``, ``*/*``)."""
+
+    @property
+    def url(self) -> str:
+        """The path with the query that selects the operation (``…/pods?watch=true``)."""
+        return f"{self.path}?{self.query}" if self.query else self.path
 
     @property
     def key(self) -> str:
-        """``GET /api/v1/namespaces/{namespace}/pods/{name}``: what identifies it across releases."""
-        return f"{self.method} {self.path}"
+        """``GET /api/v1/namespaces/{namespace}/pods/{name}``: what identifies it across releases
+        (a watch: ``GET …/pods?watch=true``)."""
+        return f"{self.method} {self.url}"
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -79,4 +93,9 @@ class Operation:
             out["kubectl"] = self.kubectl
         if self.deprecated:
             out["deprecated"] = True
+        if self.query:
+            out["query"] = self.query
+        if self.response_type:
+            out["responseType"] = self.response_type
+            out["responseMediaType"] = self.response_media or None
         return out

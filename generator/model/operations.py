@@ -18,6 +18,11 @@ the body's kind: ``POST …/pods/{name}/eviction`` (body policy/v1 Eviction) is 
 ``pods/eviction`` in ``""``. Connect subresources (exec, attach, portforward, proxy) get their verb
 from the HTTP method like everything else.
 
+Every list operation has its watch: the same path with ``?watch=true`` (verb ``watch``, step 5),
+called through ``watch.Watch().stream(<list method>, …)`` (``watch_operation``). Documents list
+it only as a ``watch`` query parameter, and the deprecated ``/watch/`` paths only some sources
+have, so it is derived here for every release and CRD alike.
+
 A subresource belongs to the kind whose resource it addresses (``deployments/{name}/scale`` is
 Deployment's, though its body is autoscaling/v1 Scale). CRD kinds get the routes the API server
 serves for a custom resource (``crd_routes``), called through ``CustomObjectsApi``.
@@ -158,7 +163,29 @@ def _operation(route: Route, namespaced: bool, list_methods: Mapping[str, str]) 
     return Operation(route.method, route.path, action, info.resource, info.subresource, scope,
                      rbac_rule(route.method, route.path), route.params, route.body, route.response,
                      python, args, watch_via, bool(deprecated and info.name),
-                     kubectl_command(info.resource, info.subresource, info.verb, scope), deprecated)
+                     kubectl_command(info.resource, info.subresource, info.verb, scope), deprecated,
+                     response_type=route.response_type, response_media=route.response_media)
+
+
+WATCH_QUERY = {"watch": "true"}
+WATCH_EVENT = "io.k8s.apimachinery.pkg.apis.meta.v1.WatchEvent"
+"""What a watch streams (the response the deprecated ``/watch/`` paths name)."""
+
+
+def watch_operation(listing: Operation) -> Operation:
+    """The watch of a list operation: its path with ``?watch=true``, RBAC verb ``watch``, the
+    list method streamed by ``watch.Watch().stream``, the list's query parameters but ``watch``."""
+    query = "&".join(f"{k}={v}" for k, v in WATCH_QUERY.items())
+    return replace(listing, action="watch", rbac=rbac_rule(listing.method, listing.path, WATCH_QUERY),
+                   params=tuple(p for p in listing.params if p.name != "watch"), body="",
+                   response=WATCH_EVENT, python="", watch_via=listing.python, watch_single=False,
+                   kubectl=kubectl_command(listing.resource, "", "watch", listing.scope), deprecated=False,
+                   query=query, response_type="", response_media="")
+
+
+def _with_watches(ops: list[Operation]) -> list[Operation]:
+    return [*ops, *(watch_operation(op) for op in ops
+                    if op.action == "list" and not op.subresource and not op.query)]
 
 
 def _positional(route: Route) -> tuple[str, ...]:
@@ -200,7 +227,7 @@ def build_operations(models: Mapping[str, Model], routes: tuple[Route, ...]
             crd = model.crd
             out[name] = [replace(op, python_args=crd_python_args(op, crd))
                          for op in (_operation(r, crd.scope == "Namespaced", {}) for r in crd_routes(crd))]
-    return {name: tuple(sorted(ops, key=_order)) for name, ops in sorted(out.items())}
+    return {name: tuple(sorted(_with_watches(ops), key=_order)) for name, ops in sorted(out.items())}
 
 
 _ACTION_ORDER = {a: i for i, a in enumerate(
@@ -209,7 +236,7 @@ _ACTION_ORDER = {a: i for i, a in enumerate(
 
 def _order(op: Operation) -> tuple[object, ...]:
     return (op.subresource, op.deprecated, _ACTION_ORDER.get(op.action, 99), op.scope != "namespace",
-            op.path, op.method)
+            op.path, op.method, op.query)
 
 
 _CRD_METHODS = (

@@ -272,6 +272,19 @@ def remove_dir(path: Path) -> None:
 
 
 @_disk_errors
+def remove_file(path: Path) -> None:
+    """Remove one file of ours, if it is there."""
+    path.unlink(missing_ok=True)
+
+
+@_disk_errors
+def copy_tree(source: Path, target: Path) -> None:
+    """Copy the directory ``source`` to ``target`` (which must not exist): ``assemble``'s parts
+    into its staging directory."""
+    shutil.copytree(source, target, symlinks=True)
+
+
+@_disk_errors
 def read_tree(root: Path, patterns: tuple[str, ...] = ("*.md",)) -> dict[str, str]:
     """Every file matching ``patterns`` (``*.md`` pages) under ``root``, keyed by POSIX path
     relative to it (``check``)."""

@@ -16,9 +16,9 @@ from generator.errors import Diagnostic, GeneratorError
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
 from generator.pipeline.history import narrow_timeline, timeline_of
-from generator.pipeline.load import load_api
+from generator.pipeline.load import load_api, select_groups
 from generator.sources import UPSTREAM_PREFIX, SourceOptions, available_versions
-from generator.views.explain import Explanation, explanation
+from generator.views.explain import Explanation, PublishedSite, explanation
 from generator.views.site import plan_site
 from generator.views.versions import PublishedReleases
 
@@ -30,20 +30,30 @@ def previous_release(version: str) -> str | None:
 
 
 def explain(release: Release, path: str, options: SourceOptions | None = None, *,
-            recursive: bool = False, site_url: str = "", lenient: bool = False
+            recursive: bool = False, site_url: str = "", lenient: bool = False,
+            earlier: Sequence[Release] = (), published: PublishedSite | None = None
             ) -> tuple[Explanation, list[Diagnostic]]:
-    """What ``path`` is in ``release``: resolved, with the site's notes, history and URL."""
+    """What ``path`` is in ``release``: resolved, with the site's notes, history and URL.
+    ``earlier``: releases (CRD sets) that date it instead of the bundled release before it;
+    ``published``: the site the URL points into (a URL only for a page it has)."""
     api, diagnostics = load_api(release, options, lenient=lenient)
     found = resolve(api, path)
     apis: dict[str, ApiSpec] = {api.version: api}
-    previous = previous_release(api.version)
+    for other in earlier:
+        old, found_diagnostics = load_api(other, options, lenient=lenient)
+        diagnostics.extend(found_diagnostics)
+        apis[old.version] = old
+    previous = previous_release(api.version) if not earlier else None
     if previous is not None:
         apis[previous] = _previous_api(release, previous, options)
     keys = {ModelKey(m.group, m.kind) for m in (found.root, found.owner)}
     timeline = narrow_timeline(apis.values(), keys)
     site = PublishedReleases(apis=apis, plans={}, timeline=timeline)
-    return explanation(found, api, plan_site(api), site, recursive=recursive,
-                       site_url=site_url), diagnostics
+    plan = plan_site(api)
+    if published is not None and published.groups and not published.explicit:
+        plan = plan_site(select_groups(api, published.groups))  # the pages of the filtered site
+    return explanation(found, api, plan, site, recursive=recursive, site_url=site_url,
+                       published=published), diagnostics
 
 
 def _previous_api(release: Release, previous: str, options: SourceOptions | None) -> ApiSpec:

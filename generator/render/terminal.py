@@ -54,10 +54,18 @@ def explain_text(e: Explanation) -> str:
     out += ["HISTORY:", *(f"    {line}" for line in history_lines(e)), ""]
     if e.url:
         out += [f"URL: {plain(e.url)}", ""]
+    elif e.url_note:
+        out += [f"URL: none ({plain(e.url_note)})", ""]
     if e.fields:
         out.append("FIELDS:")
-        out += [f"{'  ' * (row.depth + 1)}{plain(row.name)}\t<{plain(row.type)}>"
-                + (" -required-" if row.required else "") for row in e.fields]
+        for row in e.fields:
+            indent = "  " * (row.depth + 1)
+            out.append(f"{indent}{plain(row.name)}\t<{plain(row.type)}>"
+                       + (" -required-" if row.required else ""))
+            if row.summary and not e.recursive:  # kubectl's --recursive tree: names only
+                out += textwrap.wrap(plain(row.summary), 76, initial_indent=indent + "  ",
+                                     subsequent_indent=indent + "  ", break_long_words=False,
+                                     break_on_hyphens=False)
         out.append("")
     return "\n".join(out)
 
@@ -65,9 +73,13 @@ def explain_text(e: Explanation) -> str:
 def history_lines(e: Explanation) -> list[str]:
     subject = "field" if e.path else f"{e.api_version} {e.kind}"
     if e.since:
-        earlier = " or earlier (the oldest release known)" if e.since_or_earlier else ""
+        oldest = "the oldest CRD set given" if e.crd else "the oldest release known"
+        earlier = f" or earlier ({oldest})" if e.since_or_earlier else ""
         where = f" (in {', '.join(e.since_api_versions)})" if e.since_api_versions else ""
         lines = [f"since {e.since}{earlier}{where}"]
+    elif e.crd:
+        lines = [f"no earlier CRD set given to date this {subject} (give several, oldest first: "
+                 "--version A --source SET_A --version B --source SET_B)"]
     else:
         lines = [f"no release known before {e.release} with this {subject}"]
     if e.changes:

@@ -22,6 +22,7 @@ from generator.output.writer import (
     claim_dir,
     refuse_foreign,
     remove_dir,
+    remove_file,
     swap_dir,
     write_file,
     write_pages,
@@ -41,6 +42,7 @@ from generator.sitebuild.landing import (
 )
 from generator.sitebuild.linkcheck import SiteFiles, check_pages
 from generator.sitebuild.mkdocs_yml import ParentConfig, release_mkdocs_yml, release_plugin_options
+from generator.sitebuild.parts import SITE_FACTS, site_facts
 from generator.sitebuild.presets import newest_first
 from generator.sitebuild.runner import (
     BUILDERS,
@@ -85,6 +87,9 @@ class BuildSiteOptions:
     the config. Without one the version selector opens the other release's home page: it maps
     pages through each release's ``sitemap.xml``, whose ``<loc>``s MkDocs writes only with a
     site URL."""
+    only: Sequence[str] = ()
+    """Build only these of the site's ``releases``: a part of the site for ``assemble`` (a CI
+    matrix job per release); its pages are those of the whole site's build."""
 
 
 @dataclass
@@ -132,10 +137,18 @@ class BuildPlan:
     """The manifest's entries of ``out`` (updated by ``publish``)."""
     todo: list[str]
     notes: list[str] = field(default_factory=list)
+    site_digest: str = ""
+    """``SiteInputs.digest``: what every release of the site shares (parts of one site share it)."""
 
     @property
     def newest(self) -> str:
         return self.oldest_first[-1]
+
+    @property
+    def part(self) -> list[str]:
+        """The releases this output holds: every one, or ``--only``'s."""
+        only = self.options.only
+        return [v for v in self.releases if not only or v in only]
 
     def staging(self, version: str) -> Path:
         return self.out / f"{STAGING_PREFIX}{version}"
@@ -162,7 +175,7 @@ def build_site(options: BuildSiteOptions) -> BuildSummary:
         moved = [v for v in plan.todo if v in plan.entries and plan.entries[v].page_set
                  != page_set_digest(built[v])]
         if moved:  # pages appeared or vanished: cross-release links of the others may change
-            built.update(build_releases(plan, [v for v in plan.releases if v not in plan.todo]))
+            built.update(build_releases(plan, [v for v in plan.part if v not in plan.todo]))
         summary = publish(plan, built)
     except BaseException:
         for version in plan.releases:
@@ -193,6 +206,10 @@ def plan_site(options: BuildSiteOptions) -> BuildPlan:
             raise UsageError(f"release label {version!r} cannot be a directory name")
     if LATEST_ALIAS in releases:
         raise UsageError(f"{LATEST_ALIAS!r} is the alias of the newest release, not a release label")
+    unknown = sorted(set(options.only) - set(releases))
+    if unknown:
+        raise UsageError(f"--only {', '.join(unknown)}: not among the site's releases "
+                         f"({', '.join(releases)})")
     out = options.out.resolve()
     refuse_foreign(out)
     cache_dir = options.cache_dir.resolve()
@@ -223,6 +240,7 @@ def plan_site(options: BuildSiteOptions) -> BuildPlan:
             for v in releases}
     todo = [v for v in releases if options.force or v not in entries or entries[v].key != keys[v]
             or not (out / v / "index.html").is_file()]
+    todo = [v for v in todo if not options.only or v in options.only]
     notes = []
     if parent.builtin:
         notes.append(f"no MkDocs config given: built with the built-in one ({parent.path})")
@@ -231,7 +249,7 @@ def plan_site(options: BuildSiteOptions) -> BuildPlan:
                      "(with the site's URL it keeps the page)")
     return BuildPlan(options, out, cache_dir, parent, site_url, source_options, releases,
                      oldest_first, {v: title for v, (_, title) in shapes.items()}, shapes, digests,
-                     keys, manifest, entries, todo, notes)
+                     keys, manifest, entries, todo, notes, site_digest)
 
 
 def build_releases(plan: BuildPlan, versions: list[str]) -> dict[str, list[str]]:
@@ -309,13 +327,23 @@ def publish(plan: BuildPlan, built: dict[str, list[str]]) -> BuildSummary:
                                          plan.digests[version], *plan.shapes[version])
         summary.built.append(version)
         summary.pages_built += len(pages)
-    for version in plan.releases:
+    for version in plan.part:
         if version not in built:
             summary.skipped.append(version)
             summary.pages_skipped += entries[version].pages
-    for version in sorted(set(entries) - set(plan.releases)):
+    for version in sorted(set(entries) - set(plan.part)):
         remove_dir(out / version)
         del entries[version]
+    facts = site_facts(plan.parent.site_name, plan.site_url, plan.oldest_first, plan.titles,
+                       {v: plan.keys[v] for v in plan.part}, plan.site_digest)
+    if plan.options.only:  # a part: the root files are made by ``assemble`` of all parts
+        remove_dir(plan.staging(LATEST_ALIAS))  # staged when the newest release was built
+        remove_dir(out / LATEST_ALIAS)
+        for name in ("versions.json", "index.html"):
+            remove_file(out / name)
+        write_file(out / SITE_FACTS, facts.to_json())
+        plan.manifest.save()
+        return summary
     alias_staging = plan.staging(LATEST_ALIAS)
     alias_home = out / LATEST_ALIAS / "index.html"
     staged = newest in built and alias_staging.is_dir()  # as the newest release's build finished
@@ -328,6 +356,7 @@ def publish(plan: BuildPlan, built: dict[str, list[str]]) -> BuildSummary:
     order = plan.oldest_first[::-1]
     write_file(out / "versions.json", versions_json(order))
     write_file(out / "index.html", landing_page(plan.parent.site_name, order, plan.titles))
+    write_file(out / SITE_FACTS, facts.to_json())
     plan.manifest.save()
     return summary
 

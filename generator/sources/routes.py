@@ -60,6 +60,10 @@ class Route:
     response: str = ""
     """Definition name of the 200 response, if any."""
     params: tuple[RouteParam, ...] = ()
+    response_type: str = ""
+    """The 200 response's schema type when it is not a definition (``string``: pod log, connect)."""
+    response_media: str = ""
+    """The first media type the operation produces for such a response (``text/plain``)."""
 
 
 def python_name(operation_id: str, tag: str) -> str:
@@ -159,9 +163,31 @@ def _route(method: str, path: str, op: dict[str, Any], common: list[dict[str, An
     responses = op.get("responses")
     ok = responses.get("200") or responses.get("201") if isinstance(responses, dict) else None
     python = "" if action in ("watch", "watchlist") else python_name(operation_id, tag)
+    response = _schema_ref(ok, prefix, v3)
+    response_type, response_media = ("", "") if response else _plain_response(ok, op, v3)
     return Route(method, path, action, python,
                  (str(gvk.get("group", "")), str(gvk.get("version", "")), str(gvk.get("kind", ""))),
-                 body, body_required, _schema_ref(ok, prefix, v3), tuple(params.values()))
+                 body, body_required, response, tuple(params.values()), response_type, response_media)
+
+
+def _plain_response(ok: Any, op: dict[str, Any], v3: bool) -> tuple[str, str]:
+    """(schema type, first media type) of a 200 response that is not a definition: pod log is
+    ``("string", "text/plain")``; ``("", "")`` when the document says no type."""
+    if not isinstance(ok, dict):
+        return "", ""
+    if v3:
+        content = ok.get("content")
+        for media, entry in (content.items() if isinstance(content, dict) else ()):
+            schema = entry.get("schema") if isinstance(entry, dict) else None
+            if isinstance(schema, dict) and isinstance(schema.get("type"), str):
+                return schema["type"], _text(media)
+        return "", ""
+    schema = ok.get("schema")
+    if not isinstance(schema, dict) or not isinstance(schema.get("type"), str):
+        return "", ""
+    produces = op.get("produces")
+    media = produces[0] if isinstance(produces, list) and produces and isinstance(produces[0], str) else ""
+    return schema["type"], media
 
 
 # -- the shipped data ---------------------------------------------------------------------------
@@ -213,12 +239,14 @@ def bundled_routes(release: str) -> tuple[Route, ...]:
     types = data["types"]
     out = []
     for i in decode_ranges(entry["routes"]):
-        method, path, action, python, gvk, body, required, response, plist = data["routes"][i]
+        method, path, action, python, gvk, body, required, response, plist = data["routes"][i][:9]
+        plain = data["routes"][i][9] if len(data["routes"][i]) > 9 else ""
+        response_type, _, response_media = plain.partition(" ")
         group, version, kind = [*types[gvk].split("/"), "", ""][:3] if gvk >= 0 else ("", "", "")
         out.append(Route(method, path, action, python, (group, version, kind),
                          types[body] if body >= 0 else "", bool(required),
                          types[response] if response >= 0 else "",
-                         tuple(params[p] for p in decode_ranges(plist))))
+                         tuple(params[p] for p in decode_ranges(plist)), response_type, response_media))
     return tuple(out)
 
 
@@ -245,11 +273,13 @@ def encode_routes(releases: dict[str, tuple[tuple[Route, ...], str]]) -> str:
              type_index["/".join(r.gvk)] if any(r.gvk) else -1,
              type_index.get(r.body, -1), int(r.body_required), type_index.get(r.response, -1),
              encode_ranges(sorted(param_index[(p.name, p.location, p.type, p.required)]
-                                  for p in r.params))]
+                                  for p in r.params)),
+             f"{r.response_type} {r.response_media}" if r.response_type else ""]
             for r in all_routes]
     data = {
         "about": "REST routes of each bundled Kubernetes release, derived by "
-                 "scripts/operations_data.py; indices into params/types/routes.",
+                 "scripts/operations_data.py; indices into params/types/routes; a route's last "
+                 "item is the type and media type of a response that is not a definition.",
         "params": [list(p) for p in params],
         "types": types,
         "routes": rows,

@@ -21,7 +21,7 @@ _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 def operation_anchor(op: Operation) -> str:
     """The id of an operation's row (``op-get-api-v1-namespaces-namespace-pods-name``): unique
     per method and path, so search can point at the row."""
-    return "op-" + _NOT_SLUG.sub("-", f"{op.method} {op.path}".lower()).strip("-")
+    return "op-" + _NOT_SLUG.sub("-", f"{op.method} {op.url}".lower()).strip("-")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,8 @@ class OperationRow:
     """``"" · pods/log · get``: API group, resource and verb as one text."""
     anchor: str
     """The row's id (``operation_anchor``)."""
+    returns: str = ""
+    """A response that is not a definition, named: ``string (text/plain)``."""
 
 
 @dataclass(frozen=True)
@@ -146,7 +148,8 @@ class OperationsHook:
                 for p in op.params if p.location == "query")
             group = op.rbac.api_group or '""'  # the core group, as a Role rule writes it
             rbac = f"{group} · {op.rbac.resource} · {op.rbac.verb or '(no verb: only *)'}"
+            returns = f"{op.response_type} ({op.response_media})" if op.response_media else op.response_type
             rows.append(OperationRow(op, params, link(op.body), link(op.response), python_call(op), rbac,
-                                     operation_anchor(op)))
+                                     operation_anchor(op), returns))
         read_only, full = role_rules(ops)
         return OperationsSection(rows, client_major(api.version), api.operations_from, read_only, full)
