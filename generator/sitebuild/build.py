@@ -264,7 +264,7 @@ def build_releases(plan: BuildPlan, versions: list[str]) -> dict[str, list[str]]
                 listed[result.version] = html_pages(plan.staging(result.version))
                 if result.version == plan.newest:
                     _stage_alias(plan.staging(LATEST_ALIAS), plan.newest, plan.titles,
-                                 listed[plan.newest])
+                                 listed[plan.newest], plan.parent.directory_urls)
         # newest (largest) releases first: the last build to finish is a small one
         rank = {v: i for i, v in enumerate(newest_first([job.version for job in jobs]))}
         results = run_builds(sorted(jobs, key=lambda j: rank[j.version]), max(1, options.jobs),
@@ -287,7 +287,7 @@ def publish(plan: BuildPlan, built: dict[str, list[str]]) -> BuildSummary:
     no longer in the site, write ``latest/``, ``versions.json``, the landing page, the manifest."""
     out, entries, newest = plan.out, plan.entries, plan.newest
     if plan.options.builder == "zensical" and built:  # Zensical does not check links in raw HTML
-        check_links(out, list(built), STAGING_PREFIX)
+        check_links(out, list(built), STAGING_PREFIX, plan.parent.directory_urls)
     summary = BuildSummary(out)
     for version in sorted(built, key=list(plan.releases).index):
         pages = built[version]
@@ -307,14 +307,17 @@ def publish(plan: BuildPlan, built: dict[str, list[str]]) -> BuildSummary:
     alias_home = out / LATEST_ALIAS / "index.html"
     staged = newest in built and alias_staging.is_dir()  # as the newest release's build finished
     if not staged and (not alias_home.is_file() or alias_home.read_text(
-            encoding="utf-8") != alias_pages(["index.html"], newest, plan.titles)["index.html"]):
-        _stage_alias(alias_staging, newest, plan.titles, html_pages(out / newest))
+            encoding="utf-8") != alias_pages(["index.html"], newest, plan.titles,
+                                             directory_urls=plan.parent.directory_urls)["index.html"]):
+        _stage_alias(alias_staging, newest, plan.titles, html_pages(out / newest),
+                     plan.parent.directory_urls)
         staged = True
     if staged:
         swap_dir(alias_staging, out / LATEST_ALIAS)
     order = plan.oldest_first[::-1]
     write_file(out / "versions.json", versions_json(order))
-    write_file(out / "index.html", landing_page(plan.parent.site_name, order, plan.titles))
+    write_file(out / "index.html", landing_page(plan.parent.site_name, order, plan.titles,
+                                                plan.parent.directory_urls))
     plan.manifest.save()
     return summary
 
@@ -338,12 +341,12 @@ def _versions_options(parent: ParentConfig, versions: list[str]) -> VersionsOpti
     return plugin_config(options, parent.base_dir).versions
 
 
-def check_links(out: Path, built: list[str], staging_prefix: str) -> None:
+def check_links(out: Path, built: list[str], staging_prefix: str, directory_urls: bool = True) -> None:
     """Fail on a broken internal link of the releases just built, still in their staging
     directories (links to other releases resolve against those or the published ones); on
     failure the staging directories go and the published site stays as it was."""
     roots = {v: out / f"{staging_prefix}{v}" for v in built}
-    files = SiteFiles(out, roots)
+    files = SiteFiles(out, roots, index_rewriting=directory_urls)
     broken = [b for v in built for b in check_pages(files, files.html_files(v))]
     if broken:
         for root in roots.values():
@@ -364,11 +367,12 @@ def _site_url(url: str) -> str:
         raise UsageError(str(exc)) from None
 
 
-def _stage_alias(staging: Path, newest: str, titles: dict[str, str], pages: list[str]) -> None:
+def _stage_alias(staging: Path, newest: str, titles: dict[str, str], pages: list[str],
+                 directory_urls: bool = True) -> None:
     """The next ``out/latest/`` in ``staging``: a redirect to the newest release's page for each
     of its ``pages``."""
     remove_dir(staging)
-    write_pages(staging, alias_pages(pages, newest, titles))
+    write_pages(staging, alias_pages(pages, newest, titles, directory_urls=directory_urls))
 
 
 _LOG_PREFIX = re.compile(r"^(?:ERROR|WARNING)\s*-\s*")

@@ -63,6 +63,12 @@ class ParentConfig:
         return str(self.data.get("site_url") or "")
 
     @property
+    def directory_urls(self) -> bool:
+        """MkDocs' ``use_directory_urls`` (default true): the URL style of every release's site
+        and of the pages ``build-site`` writes at the root (``sitebuild.landing``)."""
+        return bool(self.data.get("use_directory_urls", True))
+
+    @property
     def site_name(self) -> str:
         return str(self.data.get("site_name", "Kubernetes API reference"))
 
