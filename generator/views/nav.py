@@ -106,9 +106,13 @@ def releases_list(page: str, page_url: str, built: Sequence[tuple[ApiSpec, SiteP
              f"{len(api.models)} models, from `{api.source}`" for api, plan in built]
     directory = not page_url or page_url.endswith("/")
     depth = len([part for part in page_url.split("/") if part]) - (0 if directory else 1)
-    to_site_root, home = "../" * (depth + 1), "" if directory else "index.html"
-    lines += [f"- [{nav_title(titles.get(v) or title_of(v))}]({to_site_root}{version_dir(v)}/{home})"
-              for v in others]
+    to_site_root = "../" * (depth + 1)
+    for v in others:
+        title = nav_title(titles.get(v) or title_of(v))
+        if directory:
+            lines.append(f"- [{title}]({to_site_root}{version_dir(v)}/)")
+        else:  # as HTML: MkDocs would look for an ``.html`` link's target among this site's files
+            lines.append(f'- <a href="{to_site_root}{version_dir(v)}/index.html">{title}</a>')
     return "\n".join(lines)
 
 
