@@ -79,3 +79,19 @@ def test_generate_output_is_readable_by_others(tmp_path: Path) -> None:
     assert len(paths) > 5
     assert {p.relative_to(tmp_path).as_posix(): mode(p) for p in paths} == \
         {p.relative_to(tmp_path).as_posix(): 0o755 if p.is_dir() else 0o644 for p in paths}
+
+
+def test_compiled_template_cache_entries_get_the_umask_mode(tmp_path: Path, umask: int) -> None:
+    """Jinja's own cache writer makes its entries 0600; ours writes them as ``open()`` would."""
+    import jinja2
+
+    from generator.output.bytecode import bytecode_cache
+
+    cache = bytecode_cache(tmp_path / "jinja")
+    env = jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ x }}"}), bytecode_cache=cache)
+    assert env.get_template("t").render(x=1) == "1"
+    entries = list((tmp_path / "jinja").iterdir())
+    assert len(entries) == 1 and mode(entries[0]) == 0o666 & ~umask
+    again = jinja2.Environment(loader=jinja2.DictLoader({"t": "{{ x }}"}),
+                               bytecode_cache=bytecode_cache(tmp_path / "jinja"))
+    assert again.get_template("t").render(x=2) == "2"  # loaded from the entry

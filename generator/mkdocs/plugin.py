@@ -186,10 +186,6 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
                      f"{removed} removed) in {self.pages_dir}")
         config.nav = site_nav(config.nav, self.site.nav, self._release_layout,
                               (Path(config.docs_dir) / "index.md").exists())
-        if self._release_layout and not config.use_directory_urls and not config.extra.get("homepage"):
-            # the release home is in its nav section, so MkDocs sees no homepage and Material's
-            # logo would link the directory ("..") a server without index rewriting cannot serve
-            config.extra["homepage"] = "index.html"
         self._fast_headings = accelerators.wanted("headings_page") and renders_headings_alike(config)
         if accelerators.wanted("headings_page") and not self._fast_headings:
             accelerators.turned_off("headings_page", "a sample page renders otherwise")
