@@ -177,6 +177,25 @@ def test_combined_site_links_name_files(combined: Path) -> None:
 
 
 @pytest.mark.integration
+def test_speed_ups_render_file_url_pages_as_the_theme_does(combined: Path) -> None:
+    """The same site with the speed-ups off (``K8S_API_DOCS_ACCELERATORS=none``): every page
+    equal byte for byte (the search index differs by design: ``search_entries`` in
+    ``docs/performance.md``)."""
+    root = combined.parent
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site-off"],
+                            cwd=root, capture_output=True, text=True, check=False,
+                            env={**ENV, "K8S_API_DOCS_ACCELERATORS": "none"})
+    assert result.returncode == 0, result.stdout + result.stderr
+
+    def pages(site: Path) -> dict[str, bytes]:
+        return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*.html")}
+
+    on, off = pages(combined), pages(root / "site-off")
+    assert len(on) > 150 and on.keys() == off.keys()
+    assert [p for p in on if on[p] != off[p]] == []
+
+
+@pytest.mark.integration
 def test_serve_dirty_patches_html_files(tmp_path: Path) -> None:
     """``mkdocs serve --dirty`` after a spec edit (the plugin patches the source digest of pages
     at their ``.html`` files) equals a full build."""
