@@ -161,6 +161,9 @@ class SiteConfig:
     """Where compiled templates are kept for the next process (``pipeline.cache.use_bytecode_cache``:
     the plugin's cache directory, so each release build of ``build-site`` compiles them once);
     ``None``: nowhere. The pages do not depend on it."""
+    directory_urls: bool = True
+    """MkDocs' ``use_directory_urls``: the URL style of every link the pages write as a published
+    URL (``views.site.SitePlan.directory_urls``); the plugin sets it from the MkDocs config."""
     release_cache: Path | None = None
     """Where loaded releases are kept for the other processes of the same site build
     (``pipeline.release_cache``: ``build-site`` turns it on, each release build loading every

@@ -1,7 +1,9 @@
 """The site link check for tests: ``generator.sitebuild.linkcheck`` (which ``build-site
 --builder zensical`` runs on its result) plus a helper for tests that walk links themselves.
 
-Usage: ``python tests/linkcheck.py SITE`` (exit 1 and a list when something is broken).
+Usage: ``python tests/linkcheck.py [--no-index] SITE`` (exit 1 and a list when something is
+broken). ``--no-index``: check links as a file server without index rewriting serves them
+(a site built with ``use_directory_urls: false``): only a link naming a file resolves.
 """
 
 from __future__ import annotations
@@ -15,23 +17,26 @@ from generator.sitebuild.linkcheck import BrokenLink, broken_links, internal_lin
 __all__ = ["BrokenLink", "broken_links", "internal_links", "parse_site"]
 
 
-def _target(page: Path, href: str, root: Path) -> Path | None:
-    """The file ``href`` on ``page`` points at (``dir/`` → ``dir/index.html``); None for a
-    server-absolute URL."""
+def _target(page: Path, href: str, root: Path, *, index_rewriting: bool = True) -> Path | None:
+    """The file ``href`` on ``page`` points at (``dir/`` → ``dir/index.html``; without
+    ``index_rewriting`` a directory URL points at the directory itself, which no such server
+    serves); None for a server-absolute URL."""
     path = unquote(urlsplit(href).path)
     if path.startswith("/"):
         return None
     target = (page.parent / path).resolve() if path else page.resolve()
-    if target.is_dir() or path.endswith("/"):
+    if index_rewriting and (target.is_dir() or path.endswith("/")):
         target = target / "index.html"
     return target
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("usage: python tests/linkcheck.py SITE", file=sys.stderr)
+    index_rewriting = "--no-index" not in argv
+    args = [a for a in argv if a != "--no-index"]
+    if len(args) != 1:
+        print("usage: python tests/linkcheck.py [--no-index] SITE", file=sys.stderr)
         return 2
-    broken = broken_links(Path(argv[0]))
+    broken = broken_links(Path(args[0]), index_rewriting=index_rewriting)
     for link in broken:
         print(link)
     print(f"{len(broken)} broken internal link(s)", file=sys.stderr)

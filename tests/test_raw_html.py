@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import markdown
 import pytest
-from helpers.paths import REPO
 from helpers.sites import build_log
 
 from generator.render import raw_html
@@ -117,16 +114,6 @@ def test_built_site_blocks_restored_and_search_scoped(built_site: Path) -> None:
     # MkDocs checks links to other pages' anchors; those in the raw blocks count (plugin)
     assert "#field-devices" in (built_site / "1.32/changes/index.html").read_text()
     assert "does not contain an anchor" not in build_log(built_site)
-
-
-def test_plugin_requires_directory_urls(tmp_path: Path) -> None:
-    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": str(REPO / "site_src"),
-              "use_directory_urls": False}
-    (tmp_path / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(tmp_path / "site")],
-                            cwd=tmp_path, capture_output=True, text=True, check=False)
-    assert result.returncode != 0
-    assert "set use_directory_urls: true" in result.stderr
 
 
 def test_lift_finds_what_the_block_pattern_finds() -> None:

@@ -19,6 +19,7 @@ import json
 import logging
 import os
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -155,9 +156,6 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
-        if not config.use_directory_urls:
-            raise PluginError("k8s-api-docs: generated pages link published directory URLs; "
-                              "set use_directory_urls: true (the MkDocs default)")
         base_dir = Path(config.config_file_path or ".").resolve().parent
         cache = (base_dir / self.config.cache_dir).resolve()
         self.pages_dir = (base_dir / self.config.pages_dir).resolve() if self.config.pages_dir \
@@ -166,7 +164,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         try:
             # compiled templates kept in the cache directory: the next release of build-site
             # loads them instead of compiling
-            site_config = replace(self.site_config(base_dir), template_cache=cache / "jinja")
+            site_config = replace(self.site_config(base_dir), template_cache=cache / "jinja",
+                                  directory_urls=config.use_directory_urls)
             self.site, self._state = build(site_config, self._state, keep=True)
         except GeneratorError as exc:
             raise PluginError(f"k8s-api-docs: {exc}") from None
@@ -176,7 +175,9 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             log.info(f"{len(self.site.pages)} pages generated")
         else:
             patched = restamp_site(self.pages_dir, Path(config.site_dir), self.site.patchable,
-                                   self.site.restamps, published_url) if self._dirty else set()
+                                   self.site.restamps,
+                                   partial(published_url, directory_urls=config.use_directory_urls)
+                                   ) if self._dirty else set()
             written, unchanged, removed = sync_tree(self.pages_dir, self.site.pages, patched)
             log.info(f"{len(self.site.pages)} pages ({written} written, {unchanged} unchanged, "
                      f"{removed} removed) in {self.pages_dir}")

@@ -84,11 +84,16 @@ def restamp_built(pages: Iterable[tuple[Path, Path]], digests: Mapping[str, str]
 def restamp_site(pages_dir: Path, site_dir: Path, pages: Iterable[str],
                  digests: Mapping[str, str], url_of: Callable[[str], str]) -> set[str]:
     """``restamp_built`` of ``pages`` (``a/b.md``) below ``pages_dir`` and their HTML below
-    ``site_dir`` at ``url_of(page)`` (the directory URL the page is published at, ``a/b/``:
-    ``views.site.published_url``) + ``index.html``; returns the pages done."""
-    by_source = {pages_dir / rel: (rel, site_dir / url_of(rel) / "index.html") for rel in pages}
+    ``site_dir`` at ``url_of(page)``, the URL the page is published at
+    (``views.site.published_url``): a directory URL (``a/b/``) + ``index.html``, or the file
+    itself (``a/b.html``: ``use_directory_urls: false``); returns the pages done."""
+    by_source = {pages_dir / rel: (rel, _html_file(site_dir, url_of(rel))) for rel in pages}
     done = restamp_built(((source, html) for source, (_, html) in by_source.items()), digests)
     return {by_source[source][0] for source in done}
+
+
+def _html_file(site_dir: Path, url: str) -> Path:
+    return site_dir / url if url and not url.endswith("/") else site_dir / url / "index.html"
 
 
 def mark_outdated(path: Path) -> None:

@@ -14,12 +14,11 @@ from __future__ import annotations
 import functools
 import os
 import shutil
-import tempfile
 from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Any, TypeVar
 
-from generator.atomic import atomic_write
+from generator.atomic import atomic_write, temp_dir
 from generator.atomic import swap_dir as _atomic_swap_dir
 from generator.errors import Location, UsageError
 
@@ -90,7 +89,7 @@ def replace_tree(out_dir: Path, pages: Mapping[str, str]) -> None:
 def _replace_tree(out_dir: Path, pages: Mapping[str, str]) -> None:
     refuse_foreign(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    staging = temp_dir(out_dir.parent, f".{out_dir.name}.new-")
     try:
         for rel, text in pages.items():
             write_page(staging, rel, text)
@@ -138,7 +137,7 @@ def _replace_releases(out_dir: Path, pages: Mapping[str, str], releases: Sequenc
         if check_relative(rel).parts[0] not in releases or len(check_relative(rel).parts) < 2:
             raise UsageError(f"page {rel!r} is not inside one of the releases written")
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.new-", dir=out_dir.parent))
+    staging = temp_dir(out_dir.parent, f".{out_dir.name}.new-")
     try:
         for release in releases:
             (staging / check_relative(release)).mkdir(parents=True)

@@ -179,7 +179,8 @@ def _load(config: SiteConfig, progress: Callable[[str], None] | None, digests: d
                                            version in compared)
             continue
         api, diagnostics = _load_api(config, release)
-        loaded[version] = LoadedRelease(release, digests.get(version, ""), api, plan_site(api, root),
+        loaded[version] = LoadedRelease(release, digests.get(version, ""), api,
+                                        plan_site(api, root, config.directory_urls),
                                         diagnostics)
     return loaded
 
@@ -213,10 +214,12 @@ def _load_cached(cache: ReleaseCache, config: SiteConfig, release: Release, dige
 
     sibling = None if compared or root is not None else cache.read("sibling", key, Sibling)
     if sibling is not None:
-        return LoadedRelease(release, digest, lambda: api_of().api, sibling.plan,
+        plan = sibling.plan if sibling.plan.directory_urls == config.directory_urls else \
+            replace(sibling.plan, directory_urls=config.directory_urls, memos={})
+        return LoadedRelease(release, digest, lambda: api_of().api, plan,
                              index=sibling.index, api_format=sibling.api_format)
     found = api_of()
-    plan = plan_site(found.api, root)
+    plan = plan_site(found.api, root, config.directory_urls)
     loaded = LoadedRelease(release, digest, found.api, plan, found.diagnostics)
     if root is None and not (compared and cache.has("sibling", key)):  # its plan: no memo yet
         cache.write("sibling", key, Sibling(plan, loaded.index, found.api.format))

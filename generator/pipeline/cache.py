@@ -79,6 +79,7 @@ def config_digest(config: SiteConfig, templates_digest: str) -> str:
         "options": repr(config.sources), "templates": [str(config.templates), templates_digest],
         "lenient": config.lenient, "groups": sorted(config.groups),
         "at_root": config.at_root, "page_format": config.page_format,
+        "directory_urls": config.directory_urls,
         "versions": [config.versions.enabled, config.versions.history,
                      [list(p) for p in config.versions.change_pairs]],
         "hooks": None if hooks is None else

@@ -100,13 +100,16 @@ def assemble(parts: Sequence[Path], out: Path) -> AssembleSummary:
         newest = site.releases[-1]
         listed = {v: html_pages(staging / v) for v in site.releases}
         pages = sum(len(p) for p in listed.values())
-        write_pages(staging / LATEST_ALIAS, alias_pages(listed[newest], newest, site.titles))
+        write_pages(staging / LATEST_ALIAS, alias_pages(listed[newest], newest, site.titles,
+                                                        directory_urls=site.directory_urls))
         order = list(site.releases)[::-1]
         write_file(staging / "versions.json", versions_json(order))
-        write_file(staging / "index.html", landing_page(site.site_name, order, site.titles))
+        write_file(staging / "index.html", landing_page(site.site_name, order, site.titles,
+                                                        site.directory_urls))
         write_file(staging / SITE_FACTS, site_facts(site.site_name, site.site_url, site.releases,
-                                                    site.titles, keys, site.inputs).to_json())
-        files = SiteFiles(staging)
+                                                    site.titles, keys, site.inputs,
+                                                    site.directory_urls).to_json())
+        files = SiteFiles(staging, index_rewriting=site.directory_urls)
         broken = check_pages(files, files.html_files())
         if broken:
             shown = "; ".join(str(b) for b in broken[:3])

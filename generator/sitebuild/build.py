@@ -292,7 +292,7 @@ def build_releases(plan: BuildPlan, versions: list[str]) -> dict[str, list[str]]
                 listed[result.version] = html_pages(plan.staging(result.version))
                 if result.version == plan.newest:
                     _stage_alias(plan.staging(LATEST_ALIAS), plan.newest, plan.titles,
-                                 listed[plan.newest])
+                                 listed[plan.newest], plan.parent.directory_urls)
         # newest (largest) releases first: the last build to finish is a small one
         rank = {v: i for i, v in enumerate(newest_first([job.version for job in jobs]))}
         log = options.log
@@ -318,7 +318,7 @@ def publish(plan: BuildPlan, built: dict[str, list[str]]) -> BuildSummary:
     no longer in the site, write ``latest/``, ``versions.json``, the landing page, the manifest."""
     out, entries, newest = plan.out, plan.entries, plan.newest
     if plan.options.builder == "zensical" and built:  # Zensical does not check links in raw HTML
-        check_links(out, list(built), STAGING_PREFIX)
+        check_links(out, list(built), STAGING_PREFIX, plan.parent.directory_urls)
     summary = BuildSummary(out)
     for version in sorted(built, key=list(plan.releases).index):
         pages = built[version]
@@ -335,7 +335,7 @@ def publish(plan: BuildPlan, built: dict[str, list[str]]) -> BuildSummary:
         remove_dir(out / version)
         del entries[version]
     facts = site_facts(plan.parent.site_name, plan.site_url, plan.oldest_first, plan.titles,
-                       {v: plan.keys[v] for v in plan.part}, plan.site_digest)
+                       {v: plan.keys[v] for v in plan.part}, plan.site_digest, plan.parent.directory_urls)
     if plan.options.only:  # a part: the root files are made by ``assemble`` of all parts
         remove_dir(plan.staging(LATEST_ALIAS))  # staged when the newest release was built
         remove_dir(out / LATEST_ALIAS)
@@ -348,14 +348,17 @@ def publish(plan: BuildPlan, built: dict[str, list[str]]) -> BuildSummary:
     alias_home = out / LATEST_ALIAS / "index.html"
     staged = newest in built and alias_staging.is_dir()  # as the newest release's build finished
     if not staged and (not alias_home.is_file() or alias_home.read_text(
-            encoding="utf-8") != alias_pages(["index.html"], newest, plan.titles)["index.html"]):
-        _stage_alias(alias_staging, newest, plan.titles, html_pages(out / newest))
+            encoding="utf-8") != alias_pages(["index.html"], newest, plan.titles,
+                                             directory_urls=plan.parent.directory_urls)["index.html"]):
+        _stage_alias(alias_staging, newest, plan.titles, html_pages(out / newest),
+                     plan.parent.directory_urls)
         staged = True
     if staged:
         swap_dir(alias_staging, out / LATEST_ALIAS)
     order = plan.oldest_first[::-1]
     write_file(out / "versions.json", versions_json(order))
-    write_file(out / "index.html", landing_page(plan.parent.site_name, order, plan.titles))
+    write_file(out / "index.html", landing_page(plan.parent.site_name, order, plan.titles,
+                                                plan.parent.directory_urls))
     write_file(out / SITE_FACTS, facts.to_json())
     plan.manifest.save()
     return summary
@@ -380,12 +383,12 @@ def _versions_options(parent: ParentConfig, versions: list[str]) -> VersionsOpti
     return plugin_config(options, parent.base_dir).versions
 
 
-def check_links(out: Path, built: list[str], staging_prefix: str) -> None:
+def check_links(out: Path, built: list[str], staging_prefix: str, directory_urls: bool = True) -> None:
     """Fail on a broken internal link of the releases just built, still in their staging
     directories (links to other releases resolve against those or the published ones); on
     failure the staging directories go and the published site stays as it was."""
     roots = {v: out / f"{staging_prefix}{v}" for v in built}
-    files = SiteFiles(out, roots)
+    files = SiteFiles(out, roots, index_rewriting=directory_urls)
     broken = [b for v in built for b in check_pages(files, files.html_files(v))]
     if broken:
         for root in roots.values():
@@ -406,11 +409,12 @@ def _site_url(url: str) -> str:
         raise UsageError(str(exc)) from None
 
 
-def _stage_alias(staging: Path, newest: str, titles: dict[str, str], pages: list[str]) -> None:
+def _stage_alias(staging: Path, newest: str, titles: dict[str, str], pages: list[str],
+                 directory_urls: bool = True) -> None:
     """The next ``out/latest/`` in ``staging``: a redirect to the newest release's page for each
     of its ``pages``."""
     remove_dir(staging)
-    write_pages(staging, alias_pages(pages, newest, titles))
+    write_pages(staging, alias_pages(pages, newest, titles, directory_urls=directory_urls))
 
 
 _LOG_PREFIX = re.compile(r"^(?:ERROR|WARNING)\s*-\s*")

@@ -1,5 +1,9 @@
 """The files at the root of a published site: ``versions.json``, the landing page and the alias
-directory (``latest/``) that redirects every page to the newest release. Pure."""
+directory (``latest/``) that redirects every page to the newest release. Pure.
+
+Their links follow the site's URL style: directory URLs (``1.32/``) by default, the file itself
+(``1.32/index.html``) when the site is built with ``use_directory_urls: false`` (served from a
+file system or an object store, where nothing turns a directory into its ``index.html``)."""
 
 from __future__ import annotations
 
@@ -21,12 +25,14 @@ def versions_json(versions_newest_first: Sequence[str]) -> str:
 
 
 def landing_page(site_name: str, versions_newest_first: Sequence[str],
-                 titles: Mapping[str, str] | None = None) -> str:
+                 titles: Mapping[str, str] | None = None, directory_urls: bool = True) -> str:
     """A page listing every release that sends the reader on to the newest one; ``titles``:
-    release → title (``views.pages.title_of``, its default)."""
-    newest = html.escape(versions_newest_first[0], quote=True)
+    release → title (``views.pages.title_of``, its default); ``directory_urls``: the site's
+    ``use_directory_urls``."""
+    home = "" if directory_urls else "index.html"
+    newest = html.escape(versions_newest_first[0], quote=True) + "/" + home
     items = "\n".join(
-        f'    <li><a href="{html.escape(v, quote=True)}/">{html.escape(_title(v, titles))}</a>'
+        f'    <li><a href="{html.escape(v, quote=True)}/{home}">{html.escape(_title(v, titles))}</a>'
         f'{" (latest)" if i == 0 else ""}</li>'
         for i, v in enumerate(versions_newest_first)
     )
@@ -37,13 +43,13 @@ def landing_page(site_name: str, versions_newest_first: Sequence[str],
   <meta charset="utf-8">
   <title>{title}</title>
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <meta http-equiv="refresh" content="0; url={newest}/">
-  <link rel="canonical" href="{newest}/">
+  <meta http-equiv="refresh" content="0; url={newest}">
+  <link rel="canonical" href="{newest}">
 </head>
 <body>
   <h1>{title}</h1>
   <p>Redirecting to the newest release,
-    <a href="{newest}/">{html.escape(_title(versions_newest_first[0], titles))}</a>.</p>
+    <a href="{newest}">{html.escape(_title(versions_newest_first[0], titles))}</a>.</p>
   <h2>Releases</h2>
   <ul>
 {items}
@@ -74,14 +80,16 @@ def _title(version: str, titles: Mapping[str, str] | None) -> str:
 
 
 def alias_pages(pages: Iterable[str], version: str, titles: Mapping[str, str] | None = None,
-                alias: str = LATEST_ALIAS) -> dict[str, str]:
+                alias: str = LATEST_ALIAS, directory_urls: bool = True) -> dict[str, str]:
     """Redirect pages of the alias directory: for each HTML page of release ``version`` (paths
     below its directory, ``core/v1/pod/index.html``), a page at the same path below ``alias/``
-    that sends the reader to the release's page, keeping ``?query`` and ``#fragment``."""
+    that sends the reader to the release's page, keeping ``?query`` and ``#fragment``; to its
+    directory URL (``…/pod/``), or to the file itself without ``directory_urls``."""
     out = {}
     for page in pages:
         depth = page.count("/")
-        target = "../" * (depth + 1) + version + "/" + page.removesuffix("index.html")
+        target = "../" * (depth + 1) + version + "/" + (page.removesuffix("index.html")
+                                                        if directory_urls else page)
         out[page] = _redirect(html.escape(target, quote=True), json.dumps(target).replace("<", "\\u003c"),
                               _title(version, titles), alias)
     return out

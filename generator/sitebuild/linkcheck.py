@@ -6,6 +6,10 @@ point at a file inside the site, and a ``#fragment`` of a link to a page at an e
 ``404.html`` pages are not checked: they are written with server-absolute URLs because a web
 server serves them in place of any missing URL.
 
+Without ``index_rewriting`` (a site built with ``use_directory_urls: false``, for servers that
+do not turn a directory into its ``index.html``: a file system, an object store) a link resolves
+only when it names a file: ``a/`` and ``a`` for a directory ``a`` are broken.
+
 ``roots`` maps a top directory of the site to where it really is (a release built into a
 staging directory beside the published one), so a site can be checked before it is swapped in.
 """
@@ -70,6 +74,9 @@ class SiteFiles:
     site: Path
     roots: Mapping[str, Path] = field(default_factory=dict)
     parsed: dict[str, PageParser] = field(default_factory=dict)
+    index_rewriting: bool = True
+    """A directory URL (``a/``) is served as its ``index.html``, as most web servers do; False:
+    only a URL naming a file resolves (``use_directory_urls: false``)."""
 
     def path(self, rel: str) -> Path:
         top, _, rest = rel.partition("/")
@@ -90,7 +97,10 @@ class SiteFiles:
         return sorted(prefix + p.relative_to(base).as_posix() for p in base.rglob("*.html"))
 
     def target(self, rel: str) -> str | None:
-        """The file a site-relative path is served from (``a/`` → ``a/index.html``)."""
+        """The file a site-relative path is served from (``a/`` → ``a/index.html``; without
+        ``index_rewriting`` only a file)."""
+        if not self.index_rewriting:
+            return rel if rel and self.path(rel).is_file() else None
         candidates = [rel] if rel.endswith(".html") or "." in posixpath.basename(rel) else []
         candidates.append(posixpath.join(rel, "index.html") if rel else "index.html")
         for candidate in candidates:
@@ -119,6 +129,10 @@ def check_pages(files: SiteFiles, pages: Iterable[str], *, check_fragments: bool
                 if joined == ".." or joined.startswith("../"):
                     broken.append(BrokenLink(page, url, "leaves the site"))
                     continue
+                if not files.index_rewriting and (parts.path.endswith("/") or joined == "."):
+                    broken.append(BrokenLink(page, url, "directory URL: a server without index "
+                                                        "rewriting has no file there"))
+                    continue
                 target = files.target("" if joined == "." else joined)
             else:
                 target = page
@@ -137,10 +151,13 @@ def parse_site(site: Path) -> dict[str, PageParser]:
 
 
 def broken_links(site: Path, *, check_fragments: bool = True,
-                 pages: dict[str, PageParser] | None = None) -> list[BrokenLink]:
+                 pages: dict[str, PageParser] | None = None,
+                 index_rewriting: bool = True) -> list[BrokenLink]:
     """Every broken internal link of the site (empty when all resolve); ``pages``: the site
-    already parsed (``parse_site``), when it has not changed since."""
-    files = SiteFiles(site.resolve(), parsed=dict(pages) if pages is not None else {})
+    already parsed (``parse_site``), when it has not changed since; ``index_rewriting``: as
+    ``SiteFiles``."""
+    files = SiteFiles(site.resolve(), parsed=dict(pages) if pages is not None else {},
+                      index_rewriting=index_rewriting)
     return check_pages(files, list(pages) if pages is not None else files.html_files(),
                        check_fragments=check_fragments)
 

@@ -33,16 +33,19 @@ class SiteFacts:
     inputs: str = ""
     """``inputs.SiteInputs.digest``: the generator, config, templates, MkDocs and Material,
     the releases and their sources, groups and site URL every release was built with."""
+    directory_urls: bool = True
+    """MkDocs' ``use_directory_urls``: False, every link names a file (no index rewriting)."""
 
     def to_json(self) -> str:
         data = {"format": FACTS_FORMAT, "siteName": self.site_name, "siteUrl": self.site_url,
                 "releases": list(self.releases), "titles": dict(self.titles),
-                "built": dict(sorted(self.built.items())), "inputs": self.inputs}
+                "built": dict(sorted(self.built.items())), "inputs": self.inputs,
+                "directoryUrls": self.directory_urls}
         return json.dumps(data, indent=1, sort_keys=True) + "\n"
 
     def same_site(self, other: SiteFacts) -> bool:
-        return (self.site_name, self.site_url, self.releases, dict(self.titles)) == \
-            (other.site_name, other.site_url, other.releases, dict(other.titles))
+        return (self.site_name, self.site_url, self.releases, dict(self.titles), self.directory_urls) == \
+            (other.site_name, other.site_url, other.releases, dict(other.titles), other.directory_urls)
 
     def same_inputs(self, other: SiteFacts) -> bool:
         return self.inputs == other.inputs
@@ -52,8 +55,9 @@ class SiteFacts:
 
 
 def site_facts(site_name: str, site_url: str, releases: Sequence[str], titles: Mapping[str, str],
-               built: Mapping[str, str], inputs: str) -> SiteFacts:
-    return SiteFacts(site_name, site_url, tuple(releases), dict(titles), dict(built), inputs)
+               built: Mapping[str, str], inputs: str, directory_urls: bool = True) -> SiteFacts:
+    return SiteFacts(site_name, site_url, tuple(releases), dict(titles), dict(built), inputs,
+                     directory_urls)
 
 
 def read_facts(directory: Path) -> SiteFacts:
@@ -74,7 +78,8 @@ def read_facts(directory: Path) -> SiteFacts:
         releases = tuple(str(v) for v in data["releases"])
         built = {str(k): str(v) for k, v in data["built"].items()}
         facts = SiteFacts(str(data["siteName"]), str(data["siteUrl"]), releases,
-                          {str(k): str(v) for k, v in data["titles"].items()}, built, str(data["inputs"]))
+                          {str(k): str(v) for k, v in data["titles"].items()}, built, str(data["inputs"]),
+                          bool(data.get("directoryUrls", True)))
     except (KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"{path}: not the facts of a build-site output (missing {exc})") from None
     for version in releases:

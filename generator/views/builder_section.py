@@ -29,7 +29,7 @@ from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.views import site
 from generator.views.pages import ModelPage, first_sentence
 from generator.views.properties import TypeLabel, field_anchor, label_for_type
-from generator.views.site import SitePlan, page_url, path_anchor, relative
+from generator.views.site import SitePlan, path_anchor, relative
 
 LIBRARY_URL = "https://github.com/jsonnet-libs/k8s-libsonnet"
 CRD_LIBRARY_URL = "https://github.com/jsonnet-libs/k8s"
@@ -181,7 +181,7 @@ class _Links:
         key = ("row_url", owner, f.name)
         if key not in self.memo:
             home = self.plan.page_of(owner)
-            self.memo[key] = f"{page_url(self.path, home)}#{field_anchor(f.name)}" if home else None
+            self.memo[key] = f"{self.plan.page_url(self.path, home)}#{field_anchor(f.name)}" if home else None
         return type_url, self.memo[key]  # type: ignore[return-value]
 
     def field(self, owner: str, f: Field, direct: bool) -> str | None:
@@ -220,7 +220,7 @@ class _Links:
         page = target[0]  # the kind's page, or a sub-page of a huge tree (views.site.SPLIT_AT)
         if page == self.path:
             return anchor
-        return (relative(self.path, page) if markdown else page_url(self.path, page)) + anchor
+        return (relative(self.path, page) if markdown else self.plan.page_url(self.path, page)) + anchor
 
 
 @lru_cache(maxsize=16384)
@@ -298,7 +298,7 @@ class _Collector:
         count = sum(1 for _, e in _walk(obj.members) if not isinstance(e, BuilderObject)) if moved else 0
         self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members) and not moved,
                                     field_url=field_url, closes=self.closes(depth),
-                                    moved_url=page_url(path, moved) if moved else None,
+                                    moved_url=self.links.plan.page_url(path, moved) if moved else None,
                                     moved_count=count))
         self.entries.append(BuilderEntryView(
             "obj", obj=obj, field=obj.field, json_path=self.links.json_path(obj.owner, obj.field, obj.target),
@@ -384,6 +384,6 @@ def builder_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str) -> lis
         if section is not None:
             pages.append(BuilderPage(sub, api.version, model, section,
                                      f"{relative(sub, parent)}#{entry.anchor}",
-                                     f"{page_url(sub, parent)}#{entry.anchor}",
-                                     relative(sub, home), page_url(sub, home), title))
+                                     f"{plan.page_url(sub, parent)}#{entry.anchor}",
+                                     relative(sub, home), plan.page_url(sub, home), title))
     return pages

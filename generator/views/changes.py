@@ -108,6 +108,8 @@ class ChangesPage:
     links: bool = True
     notes: list[str] = field(default_factory=list)
     """Known differences of bundled data from upstream that can affect this page."""
+    directory_urls: bool = True
+    """The site's URL style (``SitePlan.directory_urls``): how ``published`` writes a link."""
 
     @property
     def title(self) -> str:
@@ -120,7 +122,7 @@ class ChangesPage:
         if not target.endswith(".md"):
             return href
         page = posixpath.normpath(posixpath.join(posixpath.dirname(self.path), target))
-        return page_url(self.path, page) + hash_mark + anchor
+        return page_url(self.path, page, self.directory_urls) + hash_mark + anchor
 
 
 def changes_path(plan: SitePlan, old_version: str, adjacent: bool) -> str:
@@ -170,6 +172,7 @@ def changes_page(diff: ApiDiff, path: str = "", new_plan: SitePlan | None = None
         up_title=new_title or title_of(diff.new_version),
         links=new_plan is not None,
         notes=[note_text(n) for n in diff.notes],
+        directory_urls=new_plan.directory_urls if new_plan else True,
     )
 
 

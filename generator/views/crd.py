@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from generator.model.types import NESTED_SEPARATOR, ApiSpec, CrdInfo, Model, PrinterColumn
 from generator.views.properties import PropertyRow, SameShape, property_rows, same_shape
-from generator.views.site import SitePlan, page_url, relative
+from generator.views.site import SitePlan, relative
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,7 @@ def crd_view(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> CrdView |
         current = status.name == info.version
         versions.append(VersionLink(
             status.name, relative(page, target) if target and not current else None,
-            page_url(page, target) if target and not current else None,
+            plan.page_url(page, target) if target and not current else None,
             status.served, status.storage, status.deprecated, current))
     return CrdView(info, f"{info.group}/{info.version}", versions,
                    [c for c in info.printer_columns if c.priority == 0],
@@ -130,7 +130,7 @@ def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
         parent_anchor = parent_target[1] if parent_target and parent_target[1] else "properties"
         parent_page = parent_target[0] if parent_target else page
         parent_href = (f"#{parent_anchor}" if parent_page == page
-                       else f"{page_url(page, parent_page)}#{parent_anchor}")
+                       else f"{plan.page_url(page, parent_page)}#{parent_anchor}")
         out.append(NestedSection(child, child.field_path, anchor, depth,
                                  parent.field_path or parent.kind, parent_href,
                                  property_rows(child, api, plan, page, anchors),
@@ -146,7 +146,7 @@ def nested_page_links(page: str, api: ApiSpec, plan: SitePlan) -> list[NestedPag
         shown = _pages_under(sub, plan)
         count = sum(1 for target in plan.sections.values() if target[0] in shown)
         links.append(NestedPageLink(api.models[name].field_path, relative(page, sub),
-                                    page_url(page, sub), count))
+                                    plan.page_url(page, sub), count))
     return links
 
 
@@ -169,8 +169,8 @@ def nested_objects_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str
             top = api.models[name]
             nested, _ = nested_sections(model, api, plan, sub, set(), top)
             pages.append(NestedObjectsPage(
-                sub, api.version, model, top, relative(sub, parent_page), page_url(sub, parent_page),
-                relative(sub, home), page_url(sub, home), nested, nested_page_links(sub, api, plan),
+                sub, api.version, model, top, relative(sub, parent_page), plan.page_url(sub, parent_page),
+                relative(sub, home), plan.page_url(sub, home), nested, nested_page_links(sub, api, plan),
                 title))
             todo.append(sub)
     return pages

@@ -12,7 +12,7 @@ from generator.examples.snippets import Example, ExampleBuilder
 from generator.model.types import ApiSpec, TypeRef
 from generator.views.pages import ModelPage
 from generator.views.properties import PropertyRow, TypeLabel
-from generator.views.site import SitePlan, page_url, relative
+from generator.views.site import SitePlan, relative
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,7 @@ class ExampleSections:
             if t.ref and row.type.href:
                 href, url = row.type.href, row.type.url
             elif t.ref and (target := plan.page_of(t.ref)):
-                href, url = relative(page.path, target), page_url(page.path, target)
+                href, url = relative(page.path, target), plan.page_url(page.path, target)
             rows.append(PythonRow(attribute.name, TypeLabel(t.prefix, t.name, href, t.suffix, url), row))
         inline = "" if model.shape == "object" else str(names.type_of(TypeRef("ref", ref=model.name)))
         return PythonSection(client_major(api.version), names.class_name(model.name), rows, inline)

@@ -15,7 +15,7 @@ from generator.libsonnet.builders import helper_index
 from generator.model.types import ApiSpec
 from generator.views.builder_section import index_section
 from generator.views.pages import Link, Section
-from generator.views.site import SitePlan, page_url, relative
+from generator.views.site import SitePlan, relative
 
 
 @dataclass
@@ -46,6 +46,6 @@ def library_pages(api: ApiSpec, plan: SitePlan) -> list[LibraryPage]:
         up_path = plan.api_version_index(group, api_version)
         label = f"{group}/{api_version}" if api_version else group
         pages.append(LibraryPage(page, api.version, path.rsplit(".", 1)[1], section.call, label,
-                                 Link(label, relative(page, up_path), url=page_url(page, up_path)),
+                                 Link(label, relative(page, up_path), url=plan.page_url(page, up_path)),
                                  [section]))
     return pages

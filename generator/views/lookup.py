@@ -19,7 +19,7 @@ from generator.views.properties import (
     property_rows,
     unique_anchor,
 )
-from generator.views.site import SitePlan, path_anchor, published_url, relative
+from generator.views.site import SitePlan, file_url, path_anchor, published_url
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.-]{1,80}")
 FIELD_PATHS = "fieldpaths.json"
@@ -37,8 +37,9 @@ def row_anchors(model: Model) -> list[str]:
 
 
 def in_release(plan: SitePlan, page: str) -> str:
-    """The published URL of ``page`` below the release's root: ``core/v1/pod/``."""
-    return published_url(page[len(plan.root) + 1:] if plan.root else page)
+    """The published URL of ``page`` below the release's root: ``core/v1/pod/`` (``core/v1/pod.html``
+    without directory URLs)."""
+    return published_url(page[len(plan.root) + 1:] if plan.root else page, plan.directory_urls)
 
 
 def field_paths(api: ApiSpec, plan: SitePlan) -> dict[str, object]:
@@ -128,4 +129,4 @@ def field_path_box(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> Fie
     if not _PLAIN.fullmatch(example):
         example = "spec.field"  # spec text stays out of attributes
     data = plan.in_root(FIELD_PATHS)
-    return FieldPathBox(relative(published_url(page) + "_", data), example)
+    return FieldPathBox(file_url(page, data, plan.directory_urls), example)

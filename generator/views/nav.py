@@ -98,14 +98,21 @@ def releases_list(page: str, page_url: str, built: Sequence[tuple[ApiSpec, SiteP
                   others: Sequence[str] = (), titles: Mapping[str, str] | None = None) -> str:
     """The Markdown list that replaces ``RELEASES_MARKER`` on hand-written page ``page``
     (published at ``page_url``): each generated release's home, then ``others``, releases that
-    are sites of their own beside this one (links from the site root: ``../1.32/``), titled
+    are sites of their own beside this one (links from the site root: ``../1.32/``, or
+    ``../1.32/index.html`` when ``page_url`` names a file: ``use_directory_urls: false``), titled
     by ``titles`` (``GeneratedSite.titles``; default ``views.pages.title_of``)."""
     titles = titles or {}
     lines = [f"- [{nav_title(release_title(api))}]({relative(page, plan.home)}) — "
              f"{len(api.models)} models, from `{api.source}`" for api, plan in built]
-    to_site_root = "../" * (len([part for part in page_url.split("/") if part]) + 1)
-    lines += [f"- [{nav_title(titles.get(v) or title_of(v))}]({to_site_root}{version_dir(v)}/)"
-              for v in others]
+    directory = not page_url or page_url.endswith("/")
+    depth = len([part for part in page_url.split("/") if part]) - (0 if directory else 1)
+    to_site_root = "../" * (depth + 1)
+    for v in others:
+        title = nav_title(titles.get(v) or title_of(v))
+        if directory:
+            lines.append(f"- [{title}]({to_site_root}{version_dir(v)}/)")
+        else:  # as HTML: MkDocs would look for an ``.html`` link's target among this site's files
+            lines.append(f'- <a href="{to_site_root}{version_dir(v)}/index.html">{title}</a>')
     return "\n".join(lines)
 
 

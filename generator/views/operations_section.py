@@ -13,7 +13,7 @@ from generator.model.operation_types import Operation
 from generator.model.types import ApiSpec
 from generator.views.operation_params import PARAMETERS, anchor
 from generator.views.pages import ModelPage
-from generator.views.site import SitePlan, page_url, relative
+from generator.views.site import SitePlan, relative
 
 _NOT_SLUG = re.compile(r"[^a-z0-9]+")
 
@@ -123,7 +123,7 @@ class OperationsHook:
         ops = api.operations.get(page.model.name)
         if not ops:
             return None
-        home_url = page_url(page.path, plan.home)
+        home_url = plan.page_url(page.path, plan.home)
         home_href = relative(page.path, plan.home)
         links: dict[str, TypeLink | None] = {}
 
@@ -134,7 +134,7 @@ class OperationsHook:
                 target = plan.page_of(name)
                 model = api.models.get(name)
                 label = model.kind if model else name.rsplit(".", 1)[-1]
-                links[name] = TypeLink(label, page_url(page.path, target) if target else "",
+                links[name] = TypeLink(label, plan.page_url(page.path, target) if target else "",
                                        relative(page.path, target) if target else "")
             return links[name]
 

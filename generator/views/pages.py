@@ -20,7 +20,7 @@ from generator.views.lookup import FieldPathBox, field_path_box
 from generator.views.operation_params import ParameterDoc, parameter_docs
 from generator.views.properties import PropertyRow, property_rows
 from generator.views.provenance import DIFFERENCES_ANCHOR, SOURCE_ANCHOR, SourceNote, source_note
-from generator.views.site import SitePlan, page_url, relative
+from generator.views.site import SitePlan, relative
 
 
 @dataclass(frozen=True)
@@ -143,9 +143,9 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
         if target:
             other = api.models[name]
             appears.append(Link(other.kind, relative(path, target), group_label(other),
-                                page_url(path, target)))
+                                plan.page_url(path, target)))
     up_path = plan.api_version_index(model.group, model.api_version)
-    home = page_url(path, plan.home)
+    home = plan.page_url(path, plan.home)
     anchors: set[str] = set()
     rows = property_rows(model, api, plan, path, anchors)
     nested, omitted = nested_sections(model, api, plan, path, anchors)
@@ -153,7 +153,7 @@ def model_page(model: Model, api: ApiSpec, plan: SitePlan) -> ModelPage:
         path=path, version=api.version, model=model, gvk=primary_gvk(model),
         group_label=group_label(model), rows=rows,
         appears_in=appears,
-        up=Link(group_label(model), relative(path, up_path), url=page_url(path, up_path)),
+        up=Link(group_label(model), relative(path, up_path), url=plan.page_url(path, up_path)),
         source=source_note(api), source_url=f"{home}#{SOURCE_ANCHOR}",
         differences_url=f"{home}#{DIFFERENCES_ANCHOR}",
         crd=crd_view(model, api, plan, path),
@@ -175,7 +175,7 @@ def _group_views(api: ApiSpec, plan: SitePlan, page: str,
                 continue
             entries = [
                 IndexEntry(m.kind, relative(page, plan.model_pages[m.name]), m.is_kind,
-                           first_sentence(m.description), page_url(page, plan.model_pages[m.name]),
+                           first_sentence(m.description), plan.page_url(page, plan.model_pages[m.name]),
                            m.crd)
                 for m in models
             ]

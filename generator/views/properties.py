@@ -11,7 +11,7 @@ from generator.analysis.gates import FeatureGate, feature_gates
 from generator.model.spelling import primitive_label
 from generator.model.types import ApiSpec, ElementFacts, Field, Model, TypeRef
 from generator.views.notes import Note, row_notes
-from generator.views.site import SitePlan, anchor_id, page_url, path_anchor, relative
+from generator.views.site import SitePlan, anchor_id, path_anchor, relative
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,7 +49,7 @@ def same_shape(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> SameSha
     found = plan.page_of(target.name)
     if found is None:
         return SameShape(group_version, target.kind)
-    return SameShape(group_version, target.kind, relative(page, found), page_url(page, found))
+    return SameShape(group_version, target.kind, relative(page, found), plan.page_url(page, found))
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +95,7 @@ def label_for_type(t: TypeRef, api: ApiSpec, plan: SitePlan, page: str) -> TypeL
         target, anchor = found
         fragment = f"#{anchor}" if anchor else ""
         return TypeLabel(prefix, name, relative(page, target) + fragment,
-                         url=page_url(page, target) + fragment,
+                         url=plan.page_url(page, target) + fragment,
                          same=same_shape(model, api, plan, page))
     return TypeLabel(prefix, primitive_label(t))
 

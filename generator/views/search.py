@@ -33,7 +33,7 @@ from generator.model.types import ApiSpec
 from generator.views.lookup import row_anchors
 from generator.views.operations_section import operation_anchor
 from generator.views.pages import group_label
-from generator.views.site import SitePlan, published_url
+from generator.views.site import SitePlan
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +127,7 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
             OperationEntry(op.key, operation_anchor(op),
                            f"{op.python.replace('.', ' ')} — {op.action} {op.rbac.resource}".lstrip(" —"))
             for op in api.operations.get(name, ()))
-        out[published_url(page)] = PageEntries(model.kind, group_label(model), api.version,
+        out[plan.published(page)] = PageEntries(model.kind, group_label(model), api.version,
                                                model.is_kind, fields, functions, operations)
     return out
 

@@ -96,10 +96,15 @@ def relative(from_page: str, to_page: str) -> str:
     return "/".join([".."] * (len(src) - common) + dst[common:])
 
 
-def published_url(page: str) -> str:
-    """Directory URL a page path is published at, relative to the site root:
-    ``1.31/resource/v1alpha3/x.md`` → ``1.31/resource/v1alpha3/x/``; ``1.31/index.md`` → ``1.31/``."""
+def published_url(page: str, directory_urls: bool = True) -> str:
+    """URL a page path is published at, relative to the site root, as MkDocs publishes it. With
+    directory URLs (MkDocs' default): ``1.31/resource/v1alpha3/x.md`` → ``1.31/resource/v1alpha3/x/``,
+    ``1.31/index.md`` → ``1.31/``, ``index.md`` → ``""``. Without (``use_directory_urls: false``)
+    the file itself, so that a server without index rewriting (a file system, an object store)
+    finds it: ``1.31/resource/v1alpha3/x.html``, ``1.31/index.html``, ``index.html``."""
     stem = page[:-3] if page.endswith(".md") else page
+    if not directory_urls:
+        return stem + ".html" if page.endswith(".md") else page
     if stem == "index":
         return ""
     if stem.endswith("/index"):
@@ -107,15 +112,35 @@ def published_url(page: str) -> str:
     return stem + "/"
 
 
-def page_url(from_page: str, to_page: str) -> str:
+def _between(source: str, target: str) -> str:
+    """Relative URL from the page published at ``source`` to ``target``, both published URLs
+    relative to the site root (``published_url``: a directory ``a/b/``, ``""`` for the root, or a
+    file ``a/b.html``)."""
+    base = source if source and not source.endswith("/") else source + "_"
+    if target and not target.endswith("/"):
+        return relative(base, target)
+    return relative(base, target + "_")[:-1] or "./"
+
+
+def page_url(from_page: str, to_page: str, directory_urls: bool = True) -> str:
     """Published URL of ``to_page`` relative to that of ``from_page``, both of one site (for raw
-    HTML, where MkDocs rewrites no ``.md`` link). Every model page of a directory gets the same
-    URL (a page links to itself as ``../self/``), so views may share links per directory."""
+    HTML, where MkDocs rewrites no ``.md`` link); ``directory_urls``: MkDocs'
+    ``use_directory_urls`` (``SitePlan.directory_urls``). Every model page of a directory gets the
+    same URL (a page links to itself as ``../self/``, or ``self.html`` without directory URLs),
+    so views may share links per directory."""
+    if not directory_urls:
+        return relative(from_page, published_url(to_page, False))
     source = published_url(from_page)
     if from_page != "index.md" and not from_page.endswith("/index.md"):
         source = source[: source.rstrip("/").rfind("/") + 1] + "\0/"
     url = relative(source + "_", published_url(to_page) + "_")[:-1]
     return url or "./"
+
+
+def file_url(from_page: str, path: str, directory_urls: bool = True) -> str:
+    """URL of ``path``, a file of the site that is not a page (``1.31/fieldpaths.json``),
+    relative to the published URL of ``from_page``."""
+    return relative(published_url(from_page, directory_urls) + ("_" if directory_urls else ""), path)
 
 
 def release_url(from_page: str, to_page: str, from_plan: SitePlan | None = None,
@@ -124,16 +149,16 @@ def release_url(from_page: str, to_page: str, from_plan: SitePlan | None = None,
 
     Links between releases cannot be ``.md`` links: with one MkDocs site per release
     (``SITE/1.31/``, ``SITE/1.32/``) the target is not a file of the linking site. Both pages are
-    placed at their published directory URLs (``/<version>/<group>/<apiVersion>/<kind>/``), so
-    the same relative URL works in the combined site and in per-release sites side by side.
+    placed at their published URLs (``/<version>/<group>/<apiVersion>/<kind>/``, or ``….html``
+    without directory URLs), so the same relative URL works in the combined site and in
+    per-release sites side by side.
     Links within one release stay ``.md`` links (``relative``), which MkDocs validates.
     Give the plans of the pages when a release may sit at the docs root (``SitePlan.root == ""``,
     the per-release sites of ``build-site``): its page paths then lack the release directory.
     """
     source = from_plan.site_url(from_page) if from_plan else published_url(from_page)
     target = to_plan.site_url(to_page) if to_plan else published_url(to_page)
-    url = relative(source + "_", target + "_")[:-1]
-    return url or "./"
+    return _between(source, target)
 
 
 def tree_link(from_page: str, to_page: str, from_plan: SitePlan, to_plan: SitePlan) -> str | None:
@@ -163,6 +188,9 @@ class SitePlan:
     """Group → its directory segment (decided by ``plan_site``)."""
     sections: dict[str, tuple[str, str]] = field(default_factory=dict)
     """Nested object (``Model.field_path``) → (its root's page, its section's anchor)."""
+    directory_urls: bool = True
+    """MkDocs' ``use_directory_urls``: pages published at ``…/x/`` (True) or ``…/x.html``; every
+    link a view writes as a published URL follows it (``published``, ``page_url``)."""
     memos: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
     """What views derive from this release and remember while it is built (links that depend
     only on the plan): part of the build state (``pipeline.state.LoadedRelease.plan``), never a
@@ -194,7 +222,15 @@ class SitePlan:
         """URL of ``page`` relative to the published site root (``1.31/resource/…/x/``), the same
         in the combined site and in the per-release sites of ``build-site``."""
         inside = page[len(self.root) + 1 :] if self.root else page
-        return f"{version_dir(self.version)}/{published_url(inside)}"
+        return f"{version_dir(self.version)}/{published_url(inside, self.directory_urls)}"
+
+    def published(self, page: str) -> str:
+        """``published_url`` of ``page`` (below the docs root) with this plan's URL style."""
+        return published_url(page, self.directory_urls)
+
+    def page_url(self, from_page: str, to_page: str) -> str:
+        """``page_url`` with this plan's URL style."""
+        return page_url(from_page, to_page, self.directory_urls)
 
     def group_dir(self, group: str) -> str:
         return self.in_root(self.group_dirs.get(group) or safe_segment(group, allow_dots=True))
@@ -230,12 +266,14 @@ def _is_reserved(stem: str) -> bool:
     return stem.lower() in RESERVED or stem.lower().split(".")[0] in WINDOWS_DEVICES
 
 
-def plan_site(api: ApiSpec, root: str | None = None) -> SitePlan:
+def plan_site(api: ApiSpec, root: str | None = None, directory_urls: bool = True) -> SitePlan:
     """Assign every group a directory and every model a page path; stable across runs.
 
     ``root`` defaults to the release directory (``1.31``); ``""`` puts the release at the docs root.
+    ``directory_urls``: MkDocs' ``use_directory_urls`` (``SitePlan.directory_urls``).
     """
-    plan = SitePlan(api.version, version_dir(api.version) if root is None else root)
+    plan = SitePlan(api.version, version_dir(api.version) if root is None else root,
+                    directory_urls=directory_urls)
     taken: set[str] = set()
     """Lower-cased paths in use, directories as ``dir.md`` (what would clash with them)."""
     for group in sorted({m.group for m in api.models.values()}):

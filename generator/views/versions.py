@@ -16,7 +16,7 @@ from generator.analysis.timeline import ModelKey, Timeline, best_api_version, ra
 from generator.model.ordering import api_version_sort_key, release_sort_key
 from generator.model.types import ApiSpec, Model
 from generator.views.pages import ModelPage
-from generator.views.site import SitePlan, page_url, relative, release_url, tree_link
+from generator.views.site import SitePlan, relative, release_url, tree_link
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +130,7 @@ class PublishedReleases:
         if target is None:
             return None
         if to_version == from_version:
-            return page_url(from_page, target)
+            return self.plans[from_version].page_url(from_page, target)
         return release_url(from_page, target, self.plans[from_version], self.plans[to_version])
 
 

@@ -7,10 +7,31 @@
    shows its section and the section's anchor ("<page URL>#object-spec.rules").
    A path is resolved field by field, following the types across pages and sections; the form
    then opens the page that shows the last field at that field's row. Nothing is requested from
-   another host. */
+   another host.
+   Sites built with use_directory_urls: false (served by a file system or an object store, where
+   nothing turns a directory into its index.html) are recognised by their pages' URLs, which
+   name a file (fileUrls): every URL made here then names a file too. */
 (function () {
   "use strict";
   var cache = {};
+
+  /* This page was reached by a URL naming its file (a site built with use_directory_urls:
+     false): every URL made here names a file too (a release's home is .../index.html). Such URLs
+     also work on a site with directory URLs, whose directories hold an index.html each. */
+  function fileUrls() {
+    return /\.html$/.test(location.pathname);
+  }
+
+  /* Open `same` (this page in another release) when it exists there (a HEAD request), else
+     `home` (that release's home page). */
+  function openRelease(event, same, home) {
+    if (event.metaKey || event.ctrlKey) return;
+    event.preventDefault();
+    event.stopPropagation();
+    fetch(same, { method: "HEAD", credentials: "same-origin" })
+      .then(function (resp) { location.href = resp.ok ? same : home; })
+      .catch(function () { location.href = home; });
+  }
 
   function load(url) {
     if (!cache[url]) {
@@ -77,12 +98,16 @@
     var list = form.querySelector("datalist");
     var out = form.querySelector("output");
     var url = new URL(form.dataset.paths, document.baseURI).href;
-    /* This page's key: its URL below the directory of fieldpaths.json (the release root). */
+    /* This page's key: its URL below the directory of fieldpaths.json (the release root), as the
+       site publishes it (x/ with directory URLs, also when reached as x/index.html; x.html). */
     var root = new URL(".", url).pathname;
-    var start = decodeURIComponent(location.pathname.slice(root.length)).replace(/index\.html$/, "");
+    var here = decodeURIComponent(location.pathname.slice(root.length));
+    function startOf(data) {
+      return Object.prototype.hasOwnProperty.call(data.models, here) ? here : here.replace(/index\.html$/, "");
+    }
     input.addEventListener("input", function () {
       load(url).then(function (data) {
-        var options = suggestions(data, start, input.value).slice(0, 200);
+        var options = suggestions(data, startOf(data), input.value).slice(0, 200);
         list.replaceChildren.apply(list, options.map(function (o) {
           var el = document.createElement("option");
           el.value = o;
@@ -93,7 +118,7 @@
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       load(url).then(function (data) {
-        var r = resolve(data, start, input.value);
+        var r = resolve(data, startOf(data), input.value);
         if (r.error) {
           out.textContent = r.error;
           return;
@@ -178,8 +203,9 @@
     button.setAttribute("aria-label", "Select release, current: " + (current ? current.title : "none"));
     var list = document.createElement("ul");
     list.className = "md-version__list";
+    var index = fileUrls() ? "index.html" : "";
     releases.forEach(function (r) {
-      var home = new URL(r.dir + "/", root).href;
+      var home = new URL(r.dir + "/" + index, root).href;
       var same = new URL(r.dir + "/" + rest + location.search + location.hash, root).href;
       var item = document.createElement("li");
       item.className = "md-version__item";
@@ -189,11 +215,7 @@
       link.textContent = r.title;
       link.title = r.name;
       link.addEventListener("click", function (event) {
-        if (!current || event.metaKey || event.ctrlKey) return;
-        event.preventDefault();
-        fetch(same, { method: "HEAD", credentials: "same-origin" })
-          .then(function (resp) { location.href = resp.ok ? same : home; })
-          .catch(function () { location.href = home; });
+        if (current) openRelease(event, same, home);
       });
       item.appendChild(link);
       list.appendChild(item);
@@ -255,17 +277,43 @@
     }).catch(function () { /* not a combined site */ });
   }
 
+  /* Material's own selector (build-site: one site per release, versions.json) links each release
+     by its directory (../1.31/) and keeps the page through the release's sitemap, falling back
+     to that directory. On a site with file URLs no server need map a directory to its
+     index.html: each link then names the release's home file, and a click opens this page in
+     that release when it exists there (HEAD), else the home, as the combined site's selector. */
+  function fileVersionLinks() {
+    if (!fileUrls()) return;
+    var el = document.getElementById("__config");
+    if (!el) return;
+    var base = new URL(JSON.parse(el.textContent).base, location.href).href;
+    base = base.endsWith("/") ? base : base + "/";
+    var rest = location.pathname.startsWith(new URL(base).pathname)
+      ? location.pathname.slice(new URL(base).pathname.length) : "";
+    document.querySelectorAll("a.md-version__link:not([data-k8s-file])").forEach(function (link) {
+      var dir = link.href;
+      if (!dir.endsWith("/")) return;
+      link.dataset.k8sFile = "1";
+      var home = dir + "index.html";
+      var same = dir + rest + location.search + location.hash;
+      link.href = home;  /* not a URL Material's selector intercepts any more */
+      link.addEventListener("click", function (event) { openRelease(event, same, home); });
+    });
+  }
+
   function init() {
     combinedSite();
     document.querySelectorAll("form.k8s-fieldpath").forEach(setup);
     breakNames();
     label();
+    fileVersionLinks();
     var topic = document.querySelector(".md-header__topic");
     if (topic && !document.querySelector(".md-version")) {  /* added once versions.json loads */
       var watch = new MutationObserver(function () {
         if (document.querySelector(".md-version__current")) {
           watch.disconnect();
           label();
+          fileVersionLinks();
         }
       });
       watch.observe(topic, { childList: true, subtree: true });
