@@ -29,10 +29,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from generator.analysis.config_apis import config_file_text
 from generator.analysis.explain import field_stage, is_deprecated, nearest
 from generator.analysis.findings import Finding, FindingClass
 from generator.analysis.resources import Resource, Resources, api_version_of
 from generator.analysis.timeline import ModelKey, Timeline
+from generator.analysis.upgrades import no_replacement_text, removal_text
 from generator.model.gvk import stability
 from generator.model.ordering import api_version_sort_key, release_sort_key
 from generator.model.types import ApiSpec, Field, Model, TypeRef
@@ -149,6 +151,8 @@ class Scanner:
         replacement = self._replacement(group, kind, resource)
         use = f"; use {replacement}" if replacement else ""
         crds = self.target.crd_versions.get((group, kind))
+        if crds is None and (config := config_file_text(written, kind, group)):
+            return finding("info", config, "config-file")
         if crds is not None or (group and group not in self.groups and not self.builtin(group)
                                 and not self.resources.find(kind)):
             if crds is None:
@@ -171,8 +175,10 @@ class Scanner:
         if before:
             last = before[-1]
             removed = self.timeline.releases[self.timeline.releases.index(last) + 1]
-            return finding("breaking", f"{written} {kind} is not served by {target}: removed in "
-                                       f"{removed} (last served by {last}){use}",
+            none = "" if replacement else no_replacement_text(written, kind, target)
+            return finding("breaking", f"{written} {kind} is not served by {target}: "
+                                       f"{removal_text(written, kind, removed, last)}{use}"
+                                       + (f"; {none}" if none else ""),
                            "not-served", replacement)
         if after:
             return finding("error", f"{written} {kind} is not served by {target} (first served "

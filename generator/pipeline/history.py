@@ -1,6 +1,7 @@
 """The release timeline (``analysis.timeline``) of loaded releases plus every release the
-``kubernetes-validate`` package ships: what field histories, ``explain`` and ``scan`` date
-things with. No Jinja here: the terminal commands stay fast."""
+``kubernetes-validate`` package ships and, before those, the shipped history table of 1.10-1.24
+(``sources.release_history``): what field histories, ``explain`` and ``scan`` date things with.
+No Jinja here: the terminal commands stay fast."""
 
 from __future__ import annotations
 
@@ -21,6 +22,12 @@ from generator.config import HISTORY_SCOPES, one_of
 from generator.model.types import ApiSpec
 from generator.sources import available_versions, field_names
 from generator.sources.jsonschema_pkg import package_bytes
+from generator.sources.release_history import (
+    definition_fields,
+    history_field_names,
+    history_releases,
+    table,
+)
 
 
 def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
@@ -42,6 +49,7 @@ def timeline_of(indexes: Mapping[str, ReleaseIndex], history: str, crd_only: boo
     every = {}
     if history == "all" and not crd_only:  # CRD sets: their own only
         every = {v: _package_index(v) for v in available_versions() if v not in indexes}
+        every.update({v: _history_index(v) for v in _older_releases(every) if v not in indexes})
     every.update(indexes)
     return Timeline.build(every)
 
@@ -52,6 +60,18 @@ def _package_index(version: str) -> ReleaseIndex:
     return index_fields(field_names(version))
 
 
+def _older_releases(package: Mapping[str, object]) -> list[str]:
+    """The history table's releases the installed package does not ship (all of them when it
+    ships none)."""
+    return [v for v in history_releases() if v not in package]
+
+
+@cache
+def _history_index(version: str) -> ReleaseIndex:
+    """Index of a release of the shipped history table (made once per process)."""
+    return index_fields(history_field_names(version))
+
+
 def narrow_timeline(apis: Iterable[ApiSpec], keys: Iterable[ModelKey]) -> Timeline:
     """``release_timeline(apis)`` of only the models ``keys`` (what ``explain`` dates): each
     kubernetes-validate release's definitions of those models are parsed out of its raw file
@@ -60,10 +80,21 @@ def narrow_timeline(apis: Iterable[ApiSpec], keys: Iterable[ModelKey]) -> Timeli
     wanted = frozenset(keys)
     indexes = {api.version: index_api(api) for api in apis}
     if any(api.format != "crd" for api in apis):
-        for version in available_versions():
+        package = available_versions()
+        for version in package:
             if version not in indexes:
                 indexes[version] = _narrow_index(version, wanted)
+        for version in _older_releases(dict.fromkeys(package)):
+            if version not in indexes:
+                indexes[version] = index_fields({
+                    n: fields for n in _history_names(wanted)
+                    if (fields := definition_fields(n).get(version)) is not None})
     return Timeline.build({v: {k: i[k] for k in wanted if k in i} for v, i in indexes.items()})
+
+
+def _history_names(keys: frozenset[ModelKey]) -> list[str]:
+    """The history table's definition names of the models ``keys``."""
+    return [n for n in table().get("definitions", ()) if identity(n)[0] in keys]
 
 
 _SPACE = re.compile(rb"\s*")
