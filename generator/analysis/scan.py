@@ -34,7 +34,7 @@ from generator.analysis.explain import field_stage, is_deprecated, nearest
 from generator.analysis.findings import Finding, FindingClass
 from generator.analysis.resources import Resource, Resources, api_version_of
 from generator.analysis.timeline import ModelKey, Timeline
-from generator.analysis.upgrades import no_replacement_text, removal_text
+from generator.analysis.upgrades import guide_removal, no_replacement_text, removal_text
 from generator.model.gvk import stability
 from generator.model.ordering import api_version_sort_key, release_sort_key
 from generator.model.types import ApiSpec, Field, Model, TypeRef
@@ -70,8 +70,9 @@ def nav_groups(api: ApiSpec) -> dict[str, str]:
     out: dict[str, str] = {}
     for model in api.models.values():
         for gvk in model.gvks:
-            if gvk.version == model.api_version and gvk.kind == model.kind:
-                out.setdefault(gvk.group, model.group)
+            if gvk.version == model.api_version and gvk.kind == model.kind and (
+                    out.get(gvk.group, "meta") == "meta"):  # meta's kinds are every group's
+                out[gvk.group] = model.group
     return out
 
 
@@ -180,6 +181,12 @@ class Scanner:
                                        f"{removal_text(written, kind, removed, last)}{use}"
                                        + (f"; {none}" if none else ""),
                            "not-served", replacement)
+        if (row := guide_removal(written, kind)) is not None and not after:  # no definitions
+            none = "" if replacement else no_replacement_text(written, kind, target)
+            return finding("breaking", f"{written} {kind} is not served by {target}: removed in "
+                                       f"{row.removed_in} (per the deprecation guide; no known "
+                                       f"release's definitions have it){use}"
+                                       + (f"; {none}" if none else ""), "not-served", replacement)
         if after:
             return finding("error", f"{written} {kind} is not served by {target} (first served "
                                     f"by {after[0]}){use}", "not-served", replacement)
