@@ -7,7 +7,8 @@ be installed beside the newer package, so its downloaded file (``tests/setup_ext
 ``.cache/history/``) is read as an archive, never installed or imported.
 
 Only facts are shipped: per definition, the releases that have it, the (group, version, kind) it
-declares, and each field's name and type with the releases that have it. The deprecated aliases
+declares, each field's name and type with the releases that have it, and (what the timeline
+reads, without rebuilding it) its field names per run of releases with the same fields. The deprecated aliases
 ``io.k8s.kubernetes.pkg.…`` of 1.10-1.13 (a bare ``$ref`` to the ``io.k8s.api`` definition) are
 left out. No descriptions, no spec text.
 
@@ -110,11 +111,18 @@ def history_document(archive: Path) -> dict[str, Any]:
     out = {}
     for name in sorted(definitions):
         entry = definitions[name]
+        sets: dict[tuple[str, ...], int] = {}
+        for i in range(len(order)):
+            if entry["in"] & (1 << i):
+                present = tuple(sorted(f for f, typed in entry["fields"].items()
+                                       if any(m & (1 << i) for m in typed.values())))
+                sets[present] = sets.get(present, 0) | (1 << i)
         out[name] = {
             "in": entry["in"],
             "gvk": [[*key, mask] for key, mask in sorted(entry["gvk"].items())],
             "fields": {f: sorted([t, m] for t, m in typed.items())
                        for f, typed in sorted(entry["fields"].items())},
+            "sets": sorted([mask, list(fields)] for fields, mask in sets.items()),
         }
     return {"format": FORMAT, "package": HISTORY_PACKAGE, "packageFile": archive.name,
             "sha256": hashlib.sha256(archive.read_bytes()).hexdigest(),

@@ -12,6 +12,7 @@ from functools import cache
 
 from generator.analysis.timeline import (
     ModelKey,
+    Presence,
     ReleaseIndex,
     Timeline,
     identity,
@@ -20,14 +21,10 @@ from generator.analysis.timeline import (
 )
 from generator.config import HISTORY_SCOPES, one_of
 from generator.model.types import ApiSpec
+from generator.pipeline.collector import fewer_collections
 from generator.sources import available_versions, field_names
 from generator.sources.jsonschema_pkg import package_bytes
-from generator.sources.release_history import (
-    definition_fields,
-    history_field_names,
-    history_releases,
-    table,
-)
+from generator.sources.release_history import field_sets, history_releases
 
 
 def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
@@ -48,8 +45,10 @@ def timeline_of(indexes: Mapping[str, ReleaseIndex], history: str, crd_only: boo
     one_of(history, HISTORY_SCOPES, "history must be 'all' or 'site', not {value!r}")
     every = {}
     if history == "all" and not crd_only:  # CRD sets: their own only
-        every = {v: _package_index(v) for v in available_versions() if v not in indexes}
-        every.update({v: _history_index(v) for v in _older_releases(every) if v not in indexes})
+        with fewer_collections():  # long-lived indexes: no garbage for the collector to find
+            every = {v: _package_index(v) for v in available_versions() if v not in indexes}
+            older = _history_indexes(None)
+        every.update({v: older[v] for v in _older_releases(every) if v not in indexes})
     every.update(indexes)
     return Timeline.build(every)
 
@@ -67,9 +66,34 @@ def _older_releases(package: Mapping[str, object]) -> list[str]:
 
 
 @cache
-def _history_index(version: str) -> ReleaseIndex:
-    """Index of a release of the shipped history table (made once per process)."""
-    return index_fields(history_field_names(version))
+def _history_indexes(keys: frozenset[ModelKey] | None) -> dict[str, ReleaseIndex]:
+    """Release → index of every release of the shipped history table (of only the models
+    ``keys`` when given), as ``index_fields`` makes them (the first name of a model and API
+    version wins), made in one pass. A run of releases with the same fields shares one
+    ``Presence``, and releases where a model is the same share its API version → presence
+    mapping (read-only): few objects, so the collector has little to walk. Made once per
+    process."""
+    releases = history_releases()
+    per_key: dict[ModelKey, list[dict[str, Presence]]] = {}
+    runs = field_sets()
+    for name in sorted(runs):
+        key, api_version = identity(name)
+        if keys is not None and key not in keys:
+            continue
+        slots = per_key.setdefault(key, [{} for _ in releases])
+        for mask, fields in runs[name]:
+            presence = Presence(name, fields)
+            for i in range(len(releases)):
+                if mask >> i & 1:
+                    slots[i].setdefault(api_version, presence)
+    out: dict[str, ReleaseIndex] = {r: {} for r in releases}
+    for key, slots in per_key.items():
+        shared: dict[tuple[tuple[str, int], ...], dict[str, Presence]] = {}
+        for release, versions in zip(releases, slots, strict=True):
+            if versions:
+                same = tuple((v, id(p)) for v, p in versions.items())
+                out[release][key] = shared.setdefault(same, versions)
+    return out
 
 
 def narrow_timeline(apis: Iterable[ApiSpec], keys: Iterable[ModelKey]) -> Timeline:
@@ -84,17 +108,11 @@ def narrow_timeline(apis: Iterable[ApiSpec], keys: Iterable[ModelKey]) -> Timeli
         for version in package:
             if version not in indexes:
                 indexes[version] = _narrow_index(version, wanted)
+        older = _history_indexes(wanted)
         for version in _older_releases(dict.fromkeys(package)):
             if version not in indexes:
-                indexes[version] = index_fields({
-                    n: fields for n in _history_names(wanted)
-                    if (fields := definition_fields(n).get(version)) is not None})
+                indexes[version] = older[version]
     return Timeline.build({v: {k: i[k] for k in wanted if k in i} for v, i in indexes.items()})
-
-
-def _history_names(keys: frozenset[ModelKey]) -> list[str]:
-    """The history table's definition names of the models ``keys``."""
-    return [n for n in table().get("definitions", ()) if identity(n)[0] in keys]
 
 
 _SPACE = re.compile(rb"\s*")

@@ -4,7 +4,8 @@
 whose package holds the JSON schemas of 1.10-1.24) lists facts only: per definition, the releases
 that have it (a bit mask over ``releases``), the (group, version, kind) it declares, and each field
 with its type (``string``, ``integer/int32``, ``[]io.k8s.api.core.v1.Container``,
-``map[]string``, a definition name) and the releases that have it with that type. Read once per
+``map[]string``, a definition name) and the releases that have it with that type; and its field
+names per run of releases with the same fields (``sets``: what the timeline reads). Read once per
 process, only when something dates a release older than the installed package's.
 """
 
@@ -19,7 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 DATA_FILE = Path(__file__).with_name("history.json.gz")
-FORMAT = 1
+FORMAT = 2
 
 
 def pack(text: str) -> bytes:
@@ -48,32 +49,29 @@ def _bit(release: str) -> int:
 
 
 @cache
+def field_sets() -> Mapping[str, tuple[tuple[int, frozenset[str]], ...]]:
+    """Definition name → (release mask, its field names) of each run of releases with the same
+    fields: one frozenset per run, shared by the releases of the run."""
+    return MappingProxyType({
+        name: tuple((mask, frozenset(fields)) for mask, fields in entry["sets"])
+        for name, entry in table().get("definitions", {}).items()})
+
+
+@cache
 def history_field_names(release: str) -> Mapping[str, frozenset[str]]:
     """Definition name → its property names in ``release`` (``sources.field_names`` of a
     release of the table). Cached per process, read-only."""
     bit = _bit(release)
-    out: dict[str, frozenset[str]] = {}
-    if bit:
-        for name, entry in table()["definitions"].items():
-            if entry["in"] & bit:
-                out[name] = frozenset(f for f, typed in entry["fields"].items()
-                                      if any(mask & bit for _, mask in typed))
-    return MappingProxyType(out)
+    return MappingProxyType({name: fields for name, runs in field_sets().items()
+                             for mask, fields in runs if mask & bit})
 
 
-@cache
 def definition_fields(definition: str) -> Mapping[str, frozenset[str]]:
     """Release → the property names of ``definition`` in it, for the releases that have it."""
-    entry = table().get("definitions", {}).get(definition)
-    if entry is None:
-        return MappingProxyType({})
-    out = {}
-    for i, release in enumerate(history_releases()):
-        bit = 1 << i
-        if entry["in"] & bit:
-            out[release] = frozenset(f for f, typed in entry["fields"].items()
-                                     if any(mask & bit for _, mask in typed))
-    return MappingProxyType(out)
+    releases = history_releases()
+    return MappingProxyType({
+        release: fields for mask, fields in field_sets().get(definition, ())
+        for i, release in enumerate(releases) if mask & (1 << i)})
 
 
 def history_has(release: str, definition: str) -> bool:
