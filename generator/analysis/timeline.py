@@ -3,8 +3,9 @@ in which release it goes away.
 
 Identity across releases is (navigation group, kind): ``resource`` + ``ResourceClaimStatus`` is
 the same model in ``resource.k8s.io/v1alpha3`` and ``v1beta1``, in every release. The timeline
-covers every release the source offers (kubernetes-validate: 1.25 to 1.37), not only the releases
-the site shows; a release of the site always uses the site's own definitions.
+covers every release the sources offer (kubernetes-validate: 1.25 to 1.37; the shipped history
+table: 1.10 to 1.24), not only the releases the site shows; a release of the site always uses
+the site's own definitions.
 """
 
 from __future__ import annotations

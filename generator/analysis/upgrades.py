@@ -5,8 +5,9 @@ of the same API group in the new release (most stable first) and since which rel
 served. When that version is not served by the old release too, the most stable version served
 by both is named as well: manifests can move to it before the upgrade.
 
-"Since" comes from a ``History`` (the releases ``kubernetes-validate`` ships): the first release
-of the unbroken run of releases, ending just before the new one, whose definitions have the
+"Since" comes from a ``History`` (the releases ``kubernetes-validate`` ships and, before them,
+the shipped history table of 1.10-1.24: ``pipeline.load.package_history``): the first release of
+the unbroken run of releases, ending just before the new one, whose definitions have the
 replacement. A run reaching the oldest known release is reported as "or earlier".
 """
 
@@ -180,7 +181,7 @@ class Guide:
         ``unknown``, why). It must have been served for at least ``BETA_WINDOW`` releases: the
         unbroken run of known releases that last served it is counted; a run shorter than that
         which reaches the oldest known release proves nothing (``unknown``, "history starts at
-        1.25"), nor does a release history that does not have it at all."""
+        1.10"), nor does a release history that does not have it at all."""
         names = list(definitions)
         if self.history is None or not names:
             return "unknown", "no release history to count the releases it was served"
