@@ -88,11 +88,10 @@ def _history_indexes(keys: frozenset[ModelKey] | None) -> dict[str, ReleaseIndex
                     slots[i].setdefault(api_version, presence)
     out: dict[str, ReleaseIndex] = {r: {} for r in releases}
     for key, slots in per_key.items():
-        shared: dict[tuple[tuple[str, int], ...], dict[str, Presence]] = {}
+        shared: dict[tuple[tuple[str, Presence], ...], dict[str, Presence]] = {}
         for release, versions in zip(releases, slots, strict=True):
             if versions:
-                same = tuple((v, id(p)) for v, p in versions.items())
-                out[release][key] = shared.setdefault(same, versions)
+                out[release][key] = shared.setdefault(tuple(versions.items()), versions)
     return out
 
 
