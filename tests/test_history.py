@@ -27,6 +27,7 @@ from generator.config import Release
 from generator.model.types import ApiSpec, Model
 from generator.pipeline.history import narrow_timeline, release_timeline
 from generator.pipeline.load import load_api
+from generator.pipeline.state import GeneratedSite
 from generator.sources import release_history
 
 REPO = Path(__file__).resolve().parent.parent
@@ -234,3 +235,27 @@ def test_combined_history_puts_the_table_before_the_package() -> None:
     assert history.has("1.25", "anything") and not history.has("1.26", "anything")
     fields = history.fields("1.16", "io.k8s.api.core.v1.Container")
     assert fields is not None and "startupProbe" in fields
+
+
+# -- pages --------------------------------------------------------------------------------------
+def _row(page: str, field: str) -> str:
+    (line,) = [ln for ln in page.splitlines() if f'id="field-{field.lower()}"' in ln]
+    return line
+
+
+@pytest.mark.integration
+def test_pages_date_fields_and_kinds_back_to_1_10(default_pages: GeneratedSite) -> None:
+    """Field rows say "since 1.16" (not "1.25 or earlier"); a field as old as the history says
+    nothing; the kind's lifetime reads from 1.10."""
+    container = default_pages.pages["1.32/core/v1/container.md"]
+    assert '<span class="k8s-badge k8s-since">since 1.16</span>' in _row(container, "startupProbe")
+    assert "since" not in _row(container, "image").split("</code>", 1)[-1].split("k8s-badge")[0] \
+        and "k8s-since" not in _row(container, "image")
+    service = default_pages.pages["1.32/core/v1/serviceSpec.md"]
+    assert '<span class="k8s-badge k8s-since">since 1.20</span>' in _row(service, "ipFamilyPolicy")
+    ingress = default_pages.pages["1.32/networking/v1/ingress.md"]
+    lifetime = next(ln for ln in ingress.splitlines()
+                    if ln.startswith('<p class="k8s-versions">Ingress v1 exists in'))
+    # networking.k8s.io/v1 since 1.19, v1beta1 since 1.14 (extensions/v1beta1 is another group)
+    assert "Ingress v1 exists in 1.19\u20131.37; in any API version in 1.14\u20131.37" in lifetime
+    assert "releases known: 1.10\u20131.37" in lifetime
