@@ -182,6 +182,7 @@ def test_explain_text_history_of_a_removed_kind_version() -> None:
 
 
 # -- the table and its script ---------------------------------------------------------------------
+@pytest.mark.integration
 def test_table_covers_1_10_to_1_24_and_matches_the_archive() -> None:
     """Presence, fields and types of the table against the archive's files, release by release."""
     assert release_history.history_releases() == tuple(HISTORY)
@@ -211,6 +212,7 @@ def test_table_budget() -> None:
     assert size <= 1_000_000, size
 
 
+@pytest.mark.integration
 def test_data_script_regenerates_the_table_byte_identically() -> None:
     archive()  # skips (outside CI) when the archive is not downloaded
     done = subprocess.run([sys.executable, str(SCRIPT), "--check"], capture_output=True,
