@@ -128,7 +128,11 @@ class Timeline:
         table = self._since.get(key)
         if table is None:
             table = {}
+            previous: dict[str, Presence] | None = None
             for release, versions in self.by_key.get(key, {}).items():
+                if versions is previous:  # a release sharing the one before's mapping adds nothing
+                    continue
+                previous = versions
                 added: dict[str, list[str]] = {}
                 for api_version in sorted(versions, key=api_version_sort_key):
                     for f in versions[api_version].fields:
