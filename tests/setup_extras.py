@@ -64,6 +64,31 @@ def _install_client(python: Path, pin: str) -> None:
     (venv / "installed.txt").write_text(pin)
 
 
+HISTORY_PACKAGE = "kubernetes-validate==1.24.1"
+"""The package whose data holds the JSON schemas of Kubernetes 1.10-1.24: what
+``scripts/history_data.py`` makes ``generator/sources/history.json.gz`` from (it cannot be
+installed beside the newer kubernetes-validate, so its file is only downloaded)."""
+HISTORY_DIR = REPO / ".cache" / "history"
+
+
+def history_package() -> Path | None:
+    """The downloaded file of ``HISTORY_PACKAGE`` in ``HISTORY_DIR`` (None: not downloaded)."""
+    name, _, version = HISTORY_PACKAGE.partition("==")
+    found = sorted(p for p in HISTORY_DIR.glob(f"{name.replace('-', '?')}-{version}*")
+                   if p.suffix in (".gz", ".whl"))
+    return found[0] if found else None
+
+
+def download_history_package() -> None:
+    """``pip download --no-deps kubernetes-validate==1.24.1`` into ``.cache/history`` (once)."""
+    if history_package() is not None:
+        return
+    HISTORY_DIR.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--disable-pip-version-check",
+                    "--no-deps", "--no-binary", ":all:", "-d", str(HISTORY_DIR), HISTORY_PACKAGE],
+                   check=True)
+
+
 CHROMIUM = Path("/usr/bin/chromium")
 """The Debian browser the browser test drives (Playwright's own download is not used)."""
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -128,6 +153,7 @@ def main() -> None:
     ensure_zensical()
     ensure_axe_core()
     install_kubernetes_clients()
+    download_history_package()
 
 
 if __name__ == "__main__":

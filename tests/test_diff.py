@@ -19,10 +19,10 @@ from generator.config import Release
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec, TypeRef
 from generator.pipeline.build import generate, load_api
+from generator.pipeline.load import package_history
 from generator.pipeline.state import GeneratedSite
 from generator.render.reports import GITHUB_SHOWN, format_github
 from generator.sources import load_source
-from generator.sources.jsonschema_pkg import PackageHistory
 
 pytestmark = pytest.mark.integration
 
@@ -41,7 +41,7 @@ def bundled(version: str) -> ApiSpec:
 
 
 def bundled_diff(old: str, new: str) -> ApiDiff:
-    return diff_apis(bundled(old), bundled(new), PackageHistory())
+    return diff_apis(bundled(old), bundled(new), package_history())
 
 
 def rule_diff(rule: str) -> ApiDiff:
@@ -62,10 +62,10 @@ def find(diff: ApiDiff, change: str, model: str = "", field: str = "", api_versi
 REMOVALS = [
     # old, new, API group, version removed, kind, replacement apiVersion, served since
     ("1.25", "1.26", "autoscaling", "v2beta2", "HorizontalPodAutoscaler", "autoscaling/v2",
-     "1.25 or earlier"),
+     "1.23"),
     ("1.25", "1.26", FLOWCONTROL, "v1beta1", "FlowSchema", f"{FLOWCONTROL}/v1beta3", "1.26"),
     ("1.26", "1.27", "storage.k8s.io", "v1beta1", "CSIStorageCapacity", "storage.k8s.io/v1",
-     "1.25 or earlier"),
+     "1.24"),
     ("1.28", "1.29", FLOWCONTROL, "v1beta2", "PriorityLevelConfiguration", f"{FLOWCONTROL}/v1",
      "1.29"),
     ("1.31", "1.32", FLOWCONTROL, "v1beta3", "FlowSchema", f"{FLOWCONTROL}/v1", "1.29"),
@@ -78,11 +78,9 @@ def test_unserved_api_version_is_breaking_with_replacement(
         capsys: pytest.CaptureFixture[str]) -> None:
     removed = find(bundled_diff(old, new), "api-version-removed", api_version=version, group=group)
     assert (removed.severity, removed.model, removed.field) == ("breaking", "", "")
-    # served ≥ 3 releases, or fewer known ones that reach back to the oldest known release (1.25)
-    policy = "unknown" if old in ("1.25", "1.26") else "allowed"
-    assert (removed.stability, removed.policy) == ("beta", policy)
-    if policy == "unknown":
-        assert "history starts at 1.25" in removed.reason
+    # served ≥ 3 releases: the history table (1.10-1.24) decides the ones served since before 1.25
+    assert (removed.stability, removed.policy) == ("beta", "allowed")
+    assert "history starts" not in removed.reason
     assert any(r.kind == kind and r.api_version == use and r.served_since == f"served since {since}"
                for r in removed.replacements), removed.replacements
     assert f"not served in {new}" in removed.message

@@ -123,7 +123,7 @@ def test_text_output(capsys: pytest.CaptureFixture[str]) -> None:
                           "RELEASE:    1.32\n\nFIELD: spec.replicas <integer (int32)>\n")
     assert "    Number of desired pods." in out
     assert "URL: 1.32/apps/v1/deploymentSpec/#field-replicas" in out
-    assert "since 1.25 or earlier (the oldest release known)" in out
+    assert "since 1.10 or earlier (the oldest release known)" in out
     code, out, _ = run(capsys, "explain", "hpa", "--api-version", "autoscaling/v1", "--version",
                        "1.32")
     assert "VERSION:    v1\n" in out and "URL: 1.32/autoscaling/v1/horizontalPodAutoscaler/" in out

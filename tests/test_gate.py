@@ -23,7 +23,7 @@ from generator.config import Release
 from generator.errors import UsageError
 from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
-from generator.pipeline.load import load_api
+from generator.pipeline.load import load_api, package_history
 from generator.sources import load_source
 from generator.sources.jsonschema_pkg import PackageHistory
 
@@ -153,6 +153,24 @@ def test_versions_served_before_the_known_history_are_policy_unknown() -> None:
         assert "history starts at 1.25" in removed[gv].reason
     assert removed[(FLOWCONTROL, "v1beta2")].policy == "allowed"  # 1.25 to 1.28: four releases
     assert not [c for c in diff.api_versions if c.policy == "violation"]
+
+
+@integration
+def test_the_history_table_decides_what_the_package_alone_cannot() -> None:
+    """With the shipped history of 1.10-1.24 (``package_history``: what ``diff`` uses), the beta
+    versions removed after 1.25 that the package alone cannot date were served for years:
+    ``allowed``, no ``unknown`` left."""
+    diff = diff_apis(bundled("1.25"), bundled("1.37"), package_history())
+    removed = {(c.group, c.api_version): c for c in diff.api_versions
+               if c.change == "api-version-removed"}
+    for gv in [("autoscaling", "v2beta2"), (FLOWCONTROL, "v1beta1"),
+               ("storage.k8s.io", "v1beta1")]:
+        assert removed[gv].policy == "allowed", removed[gv]
+        assert "history starts" not in removed[gv].reason
+    assert not [c for c in diff.api_versions if c.policy in ("unknown", "violation")]
+    hpa = next(r for r in removed[("autoscaling", "v2beta2")].replacements
+               if r.api_version == "autoscaling/v2")
+    assert (hpa.since, hpa.since_or_earlier) == ("1.23", False)  # autoscaling/v2: GA in 1.23
 
 
 @integration

@@ -26,8 +26,45 @@ UPGRADE = FIXTURES / "upgrade-1.32.yaml"
 
 DEPRECATION_GUIDE = [
     # (release that stopped serving it, apiVersion, kind, API group of the replacement or None)
-    # https://kubernetes.io/docs/reference/using-api/deprecation-guide/ (sections v1.25 to
+    # https://kubernetes.io/docs/reference/using-api/deprecation-guide/ (sections v1.16 to
     # v1.32; the guide lists no removal after v1.32). Facts only: names and release numbers.
+    ("1.16", "extensions/v1beta1", "NetworkPolicy", "networking.k8s.io"),
+    ("1.16", "extensions/v1beta1", "PodSecurityPolicy", None),  # → policy/v1beta1, gone in 1.25
+    ("1.16", "extensions/v1beta1", "DaemonSet", "apps"),
+    ("1.16", "apps/v1beta2", "DaemonSet", "apps"),
+    ("1.16", "extensions/v1beta1", "Deployment", "apps"),
+    ("1.16", "apps/v1beta1", "Deployment", "apps"),
+    ("1.16", "apps/v1beta2", "Deployment", "apps"),
+    ("1.16", "apps/v1beta1", "StatefulSet", "apps"),
+    ("1.16", "apps/v1beta2", "StatefulSet", "apps"),
+    ("1.16", "extensions/v1beta1", "ReplicaSet", "apps"),
+    ("1.16", "apps/v1beta1", "ReplicaSet", "apps"),
+    ("1.16", "apps/v1beta2", "ReplicaSet", "apps"),
+    ("1.22", "admissionregistration.k8s.io/v1beta1", "MutatingWebhookConfiguration",
+     "admissionregistration.k8s.io"),
+    ("1.22", "admissionregistration.k8s.io/v1beta1", "ValidatingWebhookConfiguration",
+     "admissionregistration.k8s.io"),
+    ("1.22", "apiextensions.k8s.io/v1beta1", "CustomResourceDefinition", "apiextensions.k8s.io"),
+    ("1.22", "apiregistration.k8s.io/v1beta1", "APIService", "apiregistration.k8s.io"),
+    ("1.22", "authentication.k8s.io/v1beta1", "TokenReview", "authentication.k8s.io"),
+    ("1.22", "authorization.k8s.io/v1beta1", "LocalSubjectAccessReview", "authorization.k8s.io"),
+    ("1.22", "authorization.k8s.io/v1beta1", "SelfSubjectAccessReview", "authorization.k8s.io"),
+    ("1.22", "authorization.k8s.io/v1beta1", "SubjectAccessReview", "authorization.k8s.io"),
+    ("1.22", "certificates.k8s.io/v1beta1", "CertificateSigningRequest", "certificates.k8s.io"),
+    ("1.22", "coordination.k8s.io/v1beta1", "Lease", "coordination.k8s.io"),
+    ("1.22", "extensions/v1beta1", "Ingress", "networking.k8s.io"),
+    ("1.22", "networking.k8s.io/v1beta1", "Ingress", "networking.k8s.io"),
+    ("1.22", "networking.k8s.io/v1beta1", "IngressClass", "networking.k8s.io"),
+    ("1.22", "rbac.authorization.k8s.io/v1beta1", "ClusterRole", "rbac.authorization.k8s.io"),
+    ("1.22", "rbac.authorization.k8s.io/v1beta1", "ClusterRoleBinding",
+     "rbac.authorization.k8s.io"),
+    ("1.22", "rbac.authorization.k8s.io/v1beta1", "Role", "rbac.authorization.k8s.io"),
+    ("1.22", "rbac.authorization.k8s.io/v1beta1", "RoleBinding", "rbac.authorization.k8s.io"),
+    ("1.22", "scheduling.k8s.io/v1beta1", "PriorityClass", "scheduling.k8s.io"),
+    ("1.22", "storage.k8s.io/v1beta1", "CSIDriver", "storage.k8s.io"),
+    ("1.22", "storage.k8s.io/v1beta1", "CSINode", "storage.k8s.io"),
+    ("1.22", "storage.k8s.io/v1beta1", "StorageClass", "storage.k8s.io"),
+    ("1.22", "storage.k8s.io/v1beta1", "VolumeAttachment", "storage.k8s.io"),
     ("1.25", "batch/v1beta1", "CronJob", "batch"),
     ("1.25", "discovery.k8s.io/v1beta1", "EndpointSlice", "discovery.k8s.io"),
     ("1.25", "events.k8s.io/v1beta1", "Event", "events.k8s.io"),
@@ -143,26 +180,67 @@ def test_from_makes_failures_the_old_release_accepts_breaking() -> None:
 
 
 # -- the deprecation guide ----------------------------------------------------------------------
+FIRST_TARGET = "1.25"
+"""The oldest release ``scan`` can target (kubernetes-validate's oldest); older ones are dated
+from the shipped history table."""
+
+
 @pytest.mark.parametrize(("release", "api_version", "kind", "group"), DEPRECATION_GUIDE)
 def test_deprecation_guide_removals(release: str, api_version: str, kind: str,
                                     group: str | None) -> None:
+    """Every removal of the guide (1.16 to 1.32), scanned against the release that removed it
+    (or 1.25, the oldest target, for earlier ones): the release it was removed in, a
+    replacement the target serves, or none, said so."""
     manifest = f"apiVersion: {api_version}\nkind: {kind}\nmetadata:\n  name: x\n"
-    (found,) = scan_text(manifest, release)
+    target = max(release, FIRST_TARGET, key=lambda r: int(r.split(".")[1]))
+    (found,) = scan_text(manifest, target)
     assert found.cls == "breaking" and found.path is None and found.line == 1
-    when = f"removed in {release}" if release != "1.25" else "removed in 1.25 or earlier"
-    assert when in found.message
+    assert f"removed in {release} " in found.message, found.message
+    if release == "1.16":  # served no longer by default; the definitions stayed until 1.18
+        assert "per the deprecation guide" in found.message
+        assert ("its definitions stayed until 1.17" in found.message) != (
+            (api_version, kind) == ("apps/v1beta1", "ReplicaSet")), found.message  # never had one
+    else:
+        assert "or earlier" not in found.message and "definitions stayed" not in found.message
     if group is None:
         assert found.replacement is None
+        assert f"{target} serves no {kind}" in found.message
+        assert "Pod Security Admission" in found.message  # PodSecurityPolicy: nothing replaces it
     else:
         assert found.replacement is not None
         replacement_group, _, version = found.replacement.rpartition("/")
         assert replacement_group == group
-        served = Resources(scanner(release).target).by_group_kind[(group, kind)]
+        served = Resources(scanner(target).target).by_group_kind[(group, kind)]
         assert version in served.versions  # the target serves the replacement
-    previous = f"1.{int(release.split('.')[1]) - 1}"
-    if release != "1.25":  # the release before still serves it and says when it goes
-        (earlier,) = [f for f in scan_text(manifest, previous) if f.path is None]
-        assert earlier.cls == "warning" and f"removed in {release}" in earlier.message
+        assert f"use {found.replacement}" in found.message
+    if int(release.split(".")[1]) <= int(FIRST_TARGET.split(".")[1]):
+        return
+    previous = f"1.{int(release.split('.')[1]) - 1}"  # it still serves it and says when it goes
+    (earlier,) = [f for f in scan_text(manifest, previous) if f.path is None]
+    assert earlier.cls == "warning" and f"removed in {release}" in earlier.message
+
+
+@pytest.mark.parametrize(("api_version", "kind", "reader"), [
+    ("audit.k8s.io/v1", "Policy", "kube-apiserver (--audit-policy-file)"),
+    ("kubeadm.k8s.io/v1beta3", "ClusterConfiguration", "kubeadm"),
+    ("kubelet.config.k8s.io/v1beta1", "KubeletConfiguration", "the kubelet"),
+    ("kubescheduler.config.k8s.io/v1", "KubeSchedulerConfiguration", "kube-scheduler"),
+    ("apiserver.config.k8s.io/v1", "EncryptionConfiguration", "kube-apiserver"),
+    ("example.config.k8s.io/v1", "ExampleConfiguration", "a Kubernetes component"),
+])
+def test_configuration_files_are_not_custom_resources(api_version: str, kind: str,
+                                                      reader: str) -> None:
+    (found,) = scan_text(f"apiVersion: {api_version}\nkind: {kind}\nmetadata:\n  name: x\n",
+                         "1.32")
+    assert (found.cls, found.code, found.replacement) == ("info", "config-file", None)
+    assert f"{api_version} {kind} is a Kubernetes configuration file read by {reader}" \
+        in found.message
+    assert "only apiVersion and kind were read" in found.message
+    assert "custom resource" not in found.message and "CRD" not in found.message
+    # a group that is not a configuration API is still a custom resource
+    (custom,) = scan_text("apiVersion: widgets.example.io/v1\nkind: Widget\nmetadata:\n"
+                          "  name: x\n", "1.32")
+    assert custom.code == "unchecked" and "custom resource" in custom.message
 
 
 def test_hpa_v2beta2_at_1_26(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

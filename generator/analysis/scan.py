@@ -29,10 +29,12 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from generator.analysis.config_apis import config_file_text
 from generator.analysis.explain import field_stage, is_deprecated, nearest
 from generator.analysis.findings import Finding, FindingClass
 from generator.analysis.resources import Resource, Resources, api_version_of
 from generator.analysis.timeline import ModelKey, Timeline
+from generator.analysis.upgrades import guide_removal, no_replacement_text, removal_text
 from generator.model.gvk import stability
 from generator.model.ordering import api_version_sort_key, release_sort_key
 from generator.model.types import ApiSpec, Field, Model, TypeRef
@@ -82,8 +84,9 @@ def nav_groups(api: ApiSpec) -> dict[str, str]:
     out: dict[str, str] = {}
     for model in api.models.values():
         for gvk in model.gvks:
-            if gvk.version == model.api_version and gvk.kind == model.kind:
-                out.setdefault(gvk.group, model.group)
+            if gvk.version == model.api_version and gvk.kind == model.kind and (
+                    out.get(gvk.group, "meta") == "meta"):  # meta's kinds are every group's
+                out[gvk.group] = model.group
     return out
 
 
@@ -170,6 +173,8 @@ class Scanner:
         replacement = self._replacement(group, kind, resource)
         use = f"; use {replacement}" if replacement else ""
         crds = self.target.crd_versions.get((group, kind))
+        if crds is None and (config := config_file_text(written, kind, group)):
+            return finding("info", config, "config-file")
         if crds is not None or (group and group not in self.groups and not self.builtin(group)
                                 and not self.resources.find(kind)):
             if crds is None:
@@ -192,9 +197,17 @@ class Scanner:
         if before:
             last = before[-1]
             removed = self.timeline.releases[self.timeline.releases.index(last) + 1]
-            return finding("breaking", f"{written} {kind} is not served by {target}: removed in "
-                                       f"{removed} (last served by {last}){use}",
+            none = "" if replacement else no_replacement_text(written, kind, target)
+            return finding("breaking", f"{written} {kind} is not served by {target}: "
+                                       f"{removal_text(written, kind, removed, last)}{use}"
+                                       + (f"; {none}" if none else ""),
                            "not-served", replacement)
+        if (row := guide_removal(written, kind)) is not None and not after:  # no definitions
+            none = "" if replacement else no_replacement_text(written, kind, target)
+            return finding("breaking", f"{written} {kind} is not served by {target}: removed in "
+                                       f"{row.removed_in} (per the deprecation guide; no known "
+                                       f"release's definitions have it){use}"
+                                       + (f"; {none}" if none else ""), "not-served", replacement)
         if after:
             return finding("error", f"{written} {kind} is not served by {target} (first served "
                                     f"by {after[0]}){use}", "not-served", replacement)

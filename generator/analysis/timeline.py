@@ -3,8 +3,9 @@ in which release it goes away.
 
 Identity across releases is (navigation group, kind): ``resource`` + ``ResourceClaimStatus`` is
 the same model in ``resource.k8s.io/v1alpha3`` and ``v1beta1``, in every release. The timeline
-covers every release the source offers (kubernetes-validate: 1.25 to 1.37), not only the releases
-the site shows; a release of the site always uses the site's own definitions.
+covers every release the sources offer (kubernetes-validate: 1.25 to 1.37; the shipped history
+table: 1.10 to 1.24), not only the releases the site shows; a release of the site always uses
+the site's own definitions.
 """
 
 from __future__ import annotations
@@ -122,7 +123,11 @@ class Timeline:
         table = self._since.get(key)
         if table is None:
             table = {}
+            previous: dict[str, Presence] | None = None
             for release, versions in self.by_key.get(key, {}).items():
+                if versions is previous:  # a release sharing the one before's mapping adds nothing
+                    continue
+                previous = versions
                 added: dict[str, list[str]] = {}
                 for api_version in sorted(versions, key=api_version_sort_key):
                     for f in versions[api_version].fields:

@@ -5,8 +5,9 @@ of the same API group in the new release (most stable first) and since which rel
 served. When that version is not served by the old release too, the most stable version served
 by both is named as well: manifests can move to it before the upgrade.
 
-"Since" comes from a ``History`` (the releases ``kubernetes-validate`` ships): the first release
-of the unbroken run of releases, ending just before the new one, whose definitions have the
+"Since" comes from a ``History`` (the releases ``kubernetes-validate`` ships and, before them,
+the shipped history table of 1.10-1.24: ``pipeline.load.package_history``): the first release of
+the unbroken run of releases, ending just before the new one, whose definitions have the
 replacement. A run reaching the oldest known release is reported as "or earlier".
 """
 
@@ -180,7 +181,7 @@ class Guide:
         ``unknown``, why). It must have been served for at least ``BETA_WINDOW`` releases: the
         unbroken run of known releases that last served it is counted; a run shorter than that
         which reaches the oldest known release proves nothing (``unknown``, "history starts at
-        1.25"), nor does a release history that does not have it at all."""
+        1.10"), nor does a release history that does not have it at all."""
         names = list(definitions)
         if self.history is None or not names:
             return "unknown", "no release history to count the releases it was served"
@@ -233,3 +234,118 @@ class Guide:
 
 def _no_fields(release: str, definition: str) -> frozenset[str] | None:
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class GuideRemoval:
+    """One row of the Kubernetes deprecation guide
+    (https://kubernetes.io/docs/reference/using-api/deprecation-guide/): facts only."""
+
+    api_version: str
+    kind: str
+    removed_in: str
+    """The release that stopped serving it."""
+    replacement: str = ""
+    """The API version the guide says to migrate to (empty: none)."""
+    note: str = ""
+    """What to do instead when there is no replacement."""
+
+
+def _rows(removed_in: str, replacement: str, rows: Iterable[tuple[str, str]]
+          ) -> tuple[GuideRemoval, ...]:
+    """Rows of one section: (API version, space-separated kinds) → one row per kind."""
+    return tuple(GuideRemoval(api_version, kind, removed_in, replacement)
+                 for api_version, kinds in rows for kind in kinds.split())
+
+
+PSA = ("use Pod Security Admission (the pod-security.kubernetes.io/ labels of a namespace) or a "
+       "third-party admission webhook")
+DEPRECATION_GUIDE: tuple[GuideRemoval, ...] = (
+    # v1.16: served no longer by default; the definitions stayed in the OpenAPI until 1.18
+    *_rows("1.16", "networking.k8s.io/v1", [("extensions/v1beta1", "NetworkPolicy")]),
+    *_rows("1.16", "policy/v1beta1", [("extensions/v1beta1", "PodSecurityPolicy")]),
+    *_rows("1.16", "apps/v1", [
+        ("extensions/v1beta1", "DaemonSet Deployment ReplicaSet"),
+        ("apps/v1beta1", "Deployment StatefulSet ReplicaSet"),
+        ("apps/v1beta2", "DaemonSet Deployment StatefulSet ReplicaSet")]),
+    # v1.22
+    *_rows("1.22", "admissionregistration.k8s.io/v1", [(
+        "admissionregistration.k8s.io/v1beta1",
+        "MutatingWebhookConfiguration ValidatingWebhookConfiguration")]),
+    *_rows("1.22", "apiextensions.k8s.io/v1",
+           [("apiextensions.k8s.io/v1beta1", "CustomResourceDefinition")]),
+    *_rows("1.22", "apiregistration.k8s.io/v1", [("apiregistration.k8s.io/v1beta1", "APIService")]),
+    *_rows("1.22", "authentication.k8s.io/v1", [("authentication.k8s.io/v1beta1", "TokenReview")]),
+    *_rows("1.22", "authorization.k8s.io/v1", [(
+        "authorization.k8s.io/v1beta1",
+        "LocalSubjectAccessReview SelfSubjectAccessReview SubjectAccessReview")]),
+    *_rows("1.22", "certificates.k8s.io/v1",
+           [("certificates.k8s.io/v1beta1", "CertificateSigningRequest")]),
+    *_rows("1.22", "coordination.k8s.io/v1", [("coordination.k8s.io/v1beta1", "Lease")]),
+    *_rows("1.22", "networking.k8s.io/v1", [
+        ("extensions/v1beta1", "Ingress"), ("networking.k8s.io/v1beta1", "Ingress IngressClass")]),
+    *_rows("1.22", "rbac.authorization.k8s.io/v1", [(
+        "rbac.authorization.k8s.io/v1beta1", "ClusterRole ClusterRoleBinding Role RoleBinding")]),
+    *_rows("1.22", "scheduling.k8s.io/v1", [("scheduling.k8s.io/v1beta1", "PriorityClass")]),
+    *_rows("1.22", "storage.k8s.io/v1", [
+        ("storage.k8s.io/v1beta1", "CSIDriver CSINode StorageClass VolumeAttachment")]),
+    # v1.25
+    *_rows("1.25", "batch/v1", [("batch/v1beta1", "CronJob")]),
+    *_rows("1.25", "discovery.k8s.io/v1", [("discovery.k8s.io/v1beta1", "EndpointSlice")]),
+    *_rows("1.25", "events.k8s.io/v1", [("events.k8s.io/v1beta1", "Event")]),
+    *_rows("1.25", "autoscaling/v2", [("autoscaling/v2beta1", "HorizontalPodAutoscaler")]),
+    *_rows("1.25", "policy/v1", [("policy/v1beta1", "PodDisruptionBudget")]),
+    GuideRemoval("policy/v1beta1", "PodSecurityPolicy", "1.25", "", PSA),
+    *_rows("1.25", "node.k8s.io/v1", [("node.k8s.io/v1beta1", "RuntimeClass")]),
+    # v1.26, v1.27, v1.29, v1.32
+    *_rows("1.26", "flowcontrol.apiserver.k8s.io/v1beta3", [(
+        "flowcontrol.apiserver.k8s.io/v1beta1", "FlowSchema PriorityLevelConfiguration")]),
+    *_rows("1.26", "autoscaling/v2", [("autoscaling/v2beta2", "HorizontalPodAutoscaler")]),
+    *_rows("1.27", "storage.k8s.io/v1", [("storage.k8s.io/v1beta1", "CSIStorageCapacity")]),
+    *_rows("1.29", "flowcontrol.apiserver.k8s.io/v1", [(
+        "flowcontrol.apiserver.k8s.io/v1beta2", "FlowSchema PriorityLevelConfiguration")]),
+    *_rows("1.32", "flowcontrol.apiserver.k8s.io/v1", [(
+        "flowcontrol.apiserver.k8s.io/v1beta3", "FlowSchema PriorityLevelConfiguration")]),
+)
+"""The guide's removals (sections v1.16 to v1.32; it lists none after v1.32). Where they differ
+from the definitions, both are said: the v1.16 workload and policy API versions stopped being
+served by default in 1.16, while their definitions stayed in the OpenAPI until 1.18."""
+
+_GUIDE = {(r.api_version, r.kind): r for r in DEPRECATION_GUIDE}
+
+
+def guide_removal(api_version: str, kind: str) -> GuideRemoval | None:
+    """The deprecation guide's row of ``api_version`` (as written) and ``kind``, if any."""
+    return _GUIDE.get((api_version, kind))
+
+
+def removal_text(api_version: str, kind: str, removed: str, last: str) -> str:
+    """``removed in 1.22 (last served by 1.21)`` from the definitions (``removed``: the first
+    release without them, ``last``: the one before); where the deprecation guide dates it
+    earlier, its release first and the definitions' after: ``removed in 1.16 (no longer served
+    by default, per the deprecation guide; its definitions stayed until 1.17)``."""
+    row = guide_removal(api_version, kind)
+    if row is None or not last or row.removed_in == removed or (
+            release_number(row.removed_in) or (0, 0)) > (release_number(last) or (0, 0)):
+        return f"removed in {removed} (last served by {last})"
+    return (f"removed in {row.removed_in} (no longer served by default, per the deprecation "
+            f"guide; its definitions stayed until {last})")
+
+
+def no_replacement_text(api_version: str, kind: str, target: str) -> str:
+    """Why there is nothing to use instead in ``target``, following the guide's replacements:
+    ``1.32 serves no PodSecurityPolicy: policy/v1beta1 was removed in 1.25 without a
+    replacement: use Pod Security Admission …`` (empty when the guide says nothing)."""
+    seen = set()
+    row = guide_removal(api_version, kind)
+    while row is not None and row.replacement and (row.replacement, kind) not in seen:
+        seen.add((row.replacement, kind))
+        nxt = guide_removal(row.replacement, kind)
+        if nxt is None:
+            break
+        row = nxt
+    if row is None or row.replacement:
+        return ""
+    via = ("nothing replaces it" if row.api_version == api_version else
+           f"{row.api_version} was removed in {row.removed_in} without a replacement")
+    return f"{target} serves no {kind}: {via}" + (f": {row.note}" if row.note else "")

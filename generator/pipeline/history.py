@@ -1,6 +1,7 @@
 """The release timeline (``analysis.timeline``) of loaded releases plus every release the
-``kubernetes-validate`` package ships: what field histories, ``explain`` and ``scan`` date
-things with. No Jinja here: the terminal commands stay fast."""
+``kubernetes-validate`` package ships and, before those, the shipped history table of 1.10-1.24
+(``sources.release_history``): what field histories, ``explain`` and ``scan`` date things with.
+No Jinja here: the terminal commands stay fast."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from functools import cache
 
 from generator.analysis.timeline import (
     ModelKey,
+    Presence,
     ReleaseIndex,
     Timeline,
     identity,
@@ -19,8 +21,10 @@ from generator.analysis.timeline import (
 )
 from generator.config import HISTORY_SCOPES, one_of
 from generator.model.types import ApiSpec
+from generator.pipeline.collector import fewer_collections
 from generator.sources import available_versions, field_names
 from generator.sources.jsonschema_pkg import package_bytes
+from generator.sources.release_history import field_sets, history_releases
 
 
 def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
@@ -41,7 +45,10 @@ def timeline_of(indexes: Mapping[str, ReleaseIndex], history: str, crd_only: boo
     one_of(history, HISTORY_SCOPES, "history must be 'all' or 'site', not {value!r}")
     every = {}
     if history == "all" and not crd_only:  # CRD sets: their own only
-        every = {v: _package_index(v) for v in available_versions() if v not in indexes}
+        with fewer_collections():  # long-lived indexes: no garbage for the collector to find
+            every = {v: _package_index(v) for v in available_versions() if v not in indexes}
+            older = _history_indexes(None)
+        every.update({v: older[v] for v in _older_releases(every) if v not in indexes})
     every.update(indexes)
     return Timeline.build(every)
 
@@ -52,6 +59,42 @@ def _package_index(version: str) -> ReleaseIndex:
     return index_fields(field_names(version))
 
 
+def _older_releases(package: Mapping[str, object]) -> list[str]:
+    """The history table's releases the installed package does not ship (all of them when it
+    ships none)."""
+    return [v for v in history_releases() if v not in package]
+
+
+@cache
+def _history_indexes(keys: frozenset[ModelKey] | None) -> dict[str, ReleaseIndex]:
+    """Release → index of every release of the shipped history table (of only the models
+    ``keys`` when given), as ``index_fields`` makes them (the first name of a model and API
+    version wins), made in one pass. A run of releases with the same fields shares one
+    ``Presence``, and releases where a model is the same share its API version → presence
+    mapping (read-only): few objects, so the collector has little to walk. Made once per
+    process."""
+    releases = history_releases()
+    per_key: dict[ModelKey, list[dict[str, Presence]]] = {}
+    runs = field_sets()
+    for name in sorted(runs):
+        key, api_version = identity(name)
+        if keys is not None and key not in keys:
+            continue
+        slots = per_key.setdefault(key, [{} for _ in releases])
+        for mask, fields in runs[name]:
+            presence = Presence(name, fields)
+            for i in range(len(releases)):
+                if mask >> i & 1:
+                    slots[i].setdefault(api_version, presence)
+    out: dict[str, ReleaseIndex] = {r: {} for r in releases}
+    for key, slots in per_key.items():
+        shared: dict[tuple[tuple[str, Presence], ...], dict[str, Presence]] = {}
+        for release, versions in zip(releases, slots, strict=True):
+            if versions:
+                out[release][key] = shared.setdefault(tuple(versions.items()), versions)
+    return out
+
+
 def narrow_timeline(apis: Iterable[ApiSpec], keys: Iterable[ModelKey]) -> Timeline:
     """``release_timeline(apis)`` of only the models ``keys`` (what ``explain`` dates): each
     kubernetes-validate release's definitions of those models are parsed out of its raw file
@@ -60,9 +103,14 @@ def narrow_timeline(apis: Iterable[ApiSpec], keys: Iterable[ModelKey]) -> Timeli
     wanted = frozenset(keys)
     indexes = {api.version: index_api(api) for api in apis}
     if any(api.format != "crd" for api in apis):
-        for version in available_versions():
+        package = available_versions()
+        for version in package:
             if version not in indexes:
                 indexes[version] = _narrow_index(version, wanted)
+        older = _history_indexes(wanted)
+        for version in _older_releases(dict.fromkeys(package)):
+            if version not in indexes:
+                indexes[version] = older[version]
     return Timeline.build({v: {k: i[k] for k in wanted if k in i} for v, i in indexes.items()})
 
 

@@ -14,6 +14,7 @@ from generator.model.normalize import build_api
 from generator.model.types import ApiSpec
 from generator.sources import SourceOptions, load_source, merge_documents, source_digest
 from generator.sources.jsonschema_pkg import PackageHistory
+from generator.sources.release_history import CombinedHistory
 
 
 def load_api(release: Release, options: SourceOptions | None = None, *, lenient: bool = False
@@ -45,7 +46,8 @@ def select_groups(api: ApiSpec, groups: Sequence[str]) -> ApiSpec:
 
 
 @cache
-def package_history() -> PackageHistory:
-    """Presence of definitions in every kubernetes-validate release (dates upgrade guidance):
-    package data, the same for the whole process."""
-    return PackageHistory()
+def package_history() -> CombinedHistory:
+    """Presence of definitions in every kubernetes-validate release and, before those, the
+    shipped history table's (dates upgrade guidance): package data, the same for the whole
+    process."""
+    return CombinedHistory(PackageHistory())
