@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from helpers.kubectl_yaml import load_all
+from helpers.repeats import dotted, has_row_through, repeats, schema_at, section_schema
 
 pytestmark = [pytest.mark.slow, pytest.mark.shared]
 
@@ -107,13 +108,21 @@ def test_every_property_has_a_row_and_no_page_is_over_500_kb(built: Any, shared:
                 continue
             directory = kind_dir / version["name"] / camel_lower(spec["names"]["kind"])
             ids: set[str] = set()
-            for page in directory.rglob("index.html"):  # the kind's page and its sub-pages
-                ids.update(_ID.findall(pages[page]))
+            texts = [pages[page] for page in directory.rglob("index.html")]  # the kind's and sub-pages
+            for text in texts:
+                ids.update(_ID.findall(text))
             schema = (version.get("schema") or {}).get("openAPIV3Schema") or spec.get(
                 "validation", {}).get("openAPIV3Schema")
+            # a section that refers to an earlier one (shown once) repeats it exactly in the YAML
+            refs = repeats(texts)
+            for repeat, first in refs.items():
+                assert schema_at(schema, repeat) is not None, (directory, repeat)
+                assert section_schema(schema_at(schema, repeat)) == section_schema(
+                    schema_at(schema, first)), (directory, repeat, first)
+            dotted_refs = {dotted(r): dotted(f) for r, f in refs.items()}
             missing = []
             for path in property_paths(schema):
-                if not has_row(path, ids):
+                if not has_row_through(path, ids, dotted_refs, has_row):
                     missing.append(path)
                 checked += 1
             assert not missing, (directory, len(missing), missing[:10])
@@ -135,15 +144,18 @@ def test_argo_cd_application_set_every_field_and_builder_function_has_one_anchor
     paths = set(property_paths(crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]))
     assert len(paths) > 7900  # distinct paths (9,526 fields counting array items and map values)
     rows = {a: n for a, n in counts.items() if a.startswith("field-")}
-    assert not [p for p in paths if not has_row(p, set(rows))]
+    refs = {dotted(r): dotted(f) for r, f in repeats(
+        p.read_text(encoding="utf-8") for p in directory.rglob("index.html")).items()}
+    assert not [p for p in paths if not has_row_through(p, set(rows), refs, has_row)]
     assert all(n == 1 for n in rows.values())
     functions = [a for a in counts if a.startswith("fn-")]
     objects = [a for a in counts if a.startswith("obj-")]
     assert len(functions) > 8000 and len(objects) > 700
     assert all(counts[a] == 1 for a in functions + objects)
     assert (directory / "functions.spec" / "index.html").is_file()
-    # the sub-pages are in the nav: the kind's section lists them (navigation.prune keeps it)
+    # the sub-pages are in the nav: the kind's section lists them (navigation.prune keeps it); the
+    # field-path tree, its repeated subtrees shown once (model.repeats), fits the kind's page
     kind_page = (directory / "index.html").read_text(encoding="utf-8")
-    assert '<a href="spec/" class="md-nav__link">' in kind_page
     assert '<a href="functions.spec/" class="md-nav__link">' in kind_page
+    assert 'id="object-spec.generators.matrix.generators"' in kind_page
     assert "functions: spec.generators.matrix.generators" in kind_page

@@ -184,8 +184,11 @@ def test_crd_field_paths_reach_any_depth_on_the_page_that_shows_the_row(shared: 
         route, "field-spec.rules.matches.path.type")
     assert data["models"][route]["f"]["apiVersion"][0] == "field-apiVersion"  # as the row, case kept
     issuer = "cert-manager.io/v1/clusterIssuer/"
-    deep = "spec.acme.solvers.http01.ingress.podTemplate.spec.affinity.nodeAffinity"
-    assert resolve(data, issuer, deep) == (issuer + "spec.acme/", "field-" + deep)  # on the sub-page
+    deep = "spec.acme.solvers.http01.gatewayHTTPRoute.podTemplate.spec.affinity.nodeAffinity"
+    assert resolve(data, issuer, deep) == (issuer + "spec/", "field-" + deep)  # on the sub-page
+    # the ingress pod template repeats the gateway one (model.repeats): its paths lead to those rows
+    via_ingress = deep.replace("gatewayHTTPRoute", "ingress")
+    assert resolve(data, issuer, via_ingress) == (issuer + "spec/", "field-" + deep)
     ids: dict[str, set[str]] = {}
     for key, entry in data["models"].items():
         page = key.split("#")[0]

@@ -70,8 +70,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
-from typing import Union
+from functools import cached_property, lru_cache
+from typing import Any, Union
 
 from generator.libsonnet.crds import ALIAS as CRD_ALIAS
 from generator.libsonnet.crds import GEN_OBJECT_META, crd_group_version_kind, gen_object_meta
@@ -256,8 +256,13 @@ class BuilderIndex:
         """The functions setting JSON path ``target`` (``withX`` then ``withXMixin``)."""
         return [fn for fn in self.functions() if fn.target == tuple(target)]
 
-    def __len__(self) -> int:
+    @cached_property
+    def function_count(self) -> int:
+        """How many builder functions the index holds (counted once: an index never changes)."""
         return sum(1 for _ in self.functions())
+
+    def __len__(self) -> int:
+        return self.function_count
 
 
 def _walk_members(members: tuple[BuilderEntry, ...], depth: int) -> Iterator[tuple[int, BuilderEntry]]:
@@ -435,6 +440,11 @@ class BuilderPlanner:
                 found = self._extra[name] = gen_object_meta(self.api)
         return found
 
+    def _inline(self, name: str) -> bool:
+        """Whether ``name`` is an inline object (``Model.field_path``): one field's, never shared."""
+        model = self._model(name)
+        return model is not None and bool(model.field_path)
+
     def _reachable(self, name: str) -> frozenset[str]:
         """Definitions an ``obj`` group of ``name`` can lead to (itself included)."""
         found = self._reach.get(name)
@@ -494,7 +504,9 @@ class BuilderPlanner:
             if isinstance(entry, BuilderObject):
                 inner = self._subtree_anchors.get(entry.uid)
                 if inner is None:
-                    inner = self._subtree_anchors[entry.uid] = tuple(self._anchors(entry.members))
+                    inner = tuple(self._anchors(entry.members))
+                    if not self._inline(entry.model):  # inline objects: not shared
+                        self._subtree_anchors[entry.uid] = inner
                 out += inner
         return out
 
@@ -579,18 +591,23 @@ class BuilderPlanner:
         sub_path, sub_target = (*path, item.key), (*target, item.field.name)
         if item.item:
             base = len(sub_target)  # the functions inside build one item
-        reach = self._reachable(item.nested)
-        # the object carries the field it stands for and its owner (its entry's description and
-        # link): shared only between pages that reach it through the same field
-        key = (item.nested, owner, item.field.name, sub_path, sub_target,
-               tuple(m for m in stack if m in reach), base)
-        if slugger is None and key in self._subtrees:
-            return self._subtrees[key]
+        # An inline object (a CRD's nested schema) is under one field of one definition: never
+        # shared, so neither memoized nor keyed by what it can reach.
+        shared = slugger is None and not self._inline(item.nested)
+        key: tuple[Any, ...] = ()
+        if shared:
+            reach = self._reachable(item.nested)
+            # the object carries the field it stands for and its owner (its entry's description
+            # and link): shared only between pages that reach it through the same field
+            key = (item.nested, owner, item.field.name, sub_path, sub_target,
+                   tuple(m for m in stack if m in reach), base)
+            if key in self._subtrees:
+                return self._subtrees[key]
         anchor = (slugger or slug)("obj " + ".".join(sub_path))
         members = self._members(item.nested, sub_path, sub_target, (*stack, item.nested), slugger, base)
         obj = BuilderObject(item.key, sub_path, anchor, item.nested, members, sub_target, item.field, owner,
                             base, item.item)
-        if slugger is None:
+        if shared:
             self._subtrees[key] = obj
         return obj
 

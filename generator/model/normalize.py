@@ -9,6 +9,7 @@ from generator.errors import Diagnostic, Diagnostics, Level, Location, SpecError
 from generator.model.alternatives import alternatives_of
 from generator.model.gvk import gvks_of, kind_of, package_group_version
 from generator.model.operations import build_operations
+from generator.model.repeats import mark_repeats
 from generator.model.shapes import same_shapes
 from generator.model.types import (
     CONSTRAINT_KEYS,
@@ -310,6 +311,7 @@ def build_api(doc: RawDocument, version: str, *, lenient: bool = False
               for name in sorted(parts)}
     for name, target in same_shapes(models).items():
         models[name] = replace(models[name], same_shape=target)
+    mark_repeats(models)
     operations = build_operations(models, doc.routes)
     api = ApiSpec(version=version, source=doc.label or doc.origin, format=doc.format, models=models,
                   sha256=doc.sha256, provenance=doc.provenance, operations=operations,

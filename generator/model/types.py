@@ -336,6 +336,9 @@ class Model:
     same_shape: str = ""
     """For a nested object: the one definition of the release with its property names and
     types (``model.shapes``: a CRD's inline copy of ``io.k8s.api.core.v1.Toleration``)."""
+    same_as: str = ""
+    """For a nested object: the earlier nested object of the same tree it repeats exactly
+    (``model.repeats``): its page shows that one's fields once and refers to them here."""
 
     @property
     def is_kind(self) -> bool:
@@ -379,6 +382,8 @@ class Model:
             out["crd"] = self.crd.to_dict()
         if self.same_shape:
             out["sameShape"] = self.same_shape
+        if self.same_as:
+            out["sameAs"] = self.same_as
         return out
 
 

@@ -99,6 +99,9 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
     alias of one, or a sequence of them, the first winning) is written into its mapping where
     it stands, over the keys before it; "excessive aliasing" is refused by go-yaml's ratio."""
     root: list[Any] = []
+    strings: dict[str, str] = {}
+    """Each distinct string once: keys (``type``, ``description``) and the descriptions of a
+    CRD's repeated subtrees recur thousands of times; one object each keeps the model small."""
     # frames: [container, key of the next value (mappings; _KEY: a key comes next; _MERGE),
     #          its anchor, values decoded before it, the mapping it merges into (or None)]
     frames: list[list[Any]] = [[root, None, None, 0, None]]
@@ -144,8 +147,10 @@ def _document(loader: Any, origin: str) -> tuple[Any, bool]:
                         value = json_value(value)
             except NotJson as exc:
                 _fail(str(exc), event, origin)
-            if type(value) is str and "{{" in value:
-                braces = True
+            if type(value) is str:
+                value = strings.setdefault(value, value)
+                if "{{" in value:
+                    braces = True
             if event.anchor is not None:
                 anchors[event.anchor] = (value, 1)
         elif kind is alias_event:

@@ -25,6 +25,7 @@ from generator.libsonnet.builders import (
     BuilderObject,
     builder_index,
 )
+from generator.model.repeats import shown_under
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.views import site
 from generator.views.pages import ModelPage, first_sentence
@@ -212,6 +213,9 @@ class _Links:
         model = self.api.models.get(owner)
         if model is None or not (model.field_path or model.crd is not None):
             return None
+        if model.field_path:  # under a repeated object: the row shown under the one it repeats
+            model = self.api.models.get(shown_under(self.api.models, owner), model)
+            owner = model.name
         target = self.plan.target_of(owner)
         if target is None:
             return ""  # an object without a section (not part of its root's tree): no row to link
@@ -313,7 +317,10 @@ class _Collector:
         if cached is None:
             inner = _Collector(self.links)
             inner.level(obj.members, depth + 1)
-            cached = self.links.memo[key] = (inner.lines, inner.entries, inner.count, inner.helpers)
+            cached = (inner.lines, inner.entries, inner.count, inner.helpers)
+            model = self.links.api.models.get(obj.model)
+            if model is None or not model.field_path:  # an inline object's obj is on one page only
+                self.links.memo[key] = cached
         lines, entries, count, helpers = cached  # type: ignore[misc]
         self.lines.extend(lines)
         self.entries.extend(entries)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.model.repeats import ordered_children
 from generator.model.types import NESTED_SEPARATOR, ApiSpec, CrdInfo, Model, PrinterColumn
 from generator.views.properties import PropertyRow, SameShape, property_rows, same_shape
 from generator.views.site import SitePlan, relative
@@ -48,6 +49,19 @@ class NestedSection:
     rows: list[PropertyRow]
     same: SameShape | None = None
     """The definition of the release this object has the shape of (``Model.same_shape``)."""
+    repeats: RepeatLink | None = None
+    """The earlier object of the tree this one repeats exactly (``Model.same_as``): no rows of
+    its own, a link to that object's section."""
+
+
+@dataclass(frozen=True, slots=True)
+class RepeatLink:
+    """The section a repeated nested object refers to (``Model.same_as``)."""
+
+    path: str
+    """Field path of the object shown: ``spec.template.spec.containers[]``."""
+    href: str
+    """``#anchor``, or the published URL of its page and the anchor."""
 
 
 def crd_view(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> CrdView | None:
@@ -116,7 +130,7 @@ def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
     for other in api.nested.get(model.name, ()):
         children.setdefault(other.parent, []).append(other)
     out: list[NestedSection] = []
-    start = [top] if top is not None else _ordered(model, children.get(model.name, []))
+    start = [top] if top is not None else ordered_children(model, children.get(model.name, []))
     stack = [(c, 1) for c in reversed(start)]
     while stack:
         child, depth = stack.pop()
@@ -131,12 +145,23 @@ def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
         parent_page = parent_target[0] if parent_target else page
         parent_href = (f"#{parent_anchor}" if parent_page == page
                        else f"{plan.page_url(page, parent_page)}#{parent_anchor}")
+        repeats = _repeat_link(child, api, plan, page)
         out.append(NestedSection(child, child.field_path, anchor, depth,
                                  parent.field_path or parent.kind, parent_href,
-                                 property_rows(child, api, plan, page, anchors),
-                                 same_shape(child, api, plan, page)))
-        stack.extend((c, depth + 1) for c in reversed(_ordered(child, children.get(child.name, []))))
+                                 [] if repeats else property_rows(child, api, plan, page, anchors),
+                                 same_shape(child, api, plan, page), repeats))
+        stack.extend((c, depth + 1) for c in reversed(ordered_children(child, children.get(child.name, []))))
     return out, 0
+
+
+def _repeat_link(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> RepeatLink | None:
+    first = api.models.get(model.same_as) if model.same_as else None
+    target = plan.target_of(first.name) if first is not None else None
+    if first is None or target is None:
+        return None
+    where, anchor = target
+    href = f"#{anchor}" if where == page else f"{plan.page_url(page, where)}#{anchor}"
+    return RepeatLink(first.field_path, href)
 
 
 def nested_page_links(page: str, api: ApiSpec, plan: SitePlan) -> list[NestedPageLink]:
@@ -174,18 +199,3 @@ def nested_objects_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str
                 title))
             todo.append(sub)
     return pages
-
-
-def _ordered(parent: Model, children: list[Model]) -> list[Model]:
-    """Children in the order of the parent's fields."""
-    if len(children) < 2:
-        return list(children)
-    order = {f.name: i for i, f in enumerate(parent.fields)}
-    prefix = parent.field_path + "." if parent.field_path else ""
-
-    def key(child: Model) -> tuple[int, str]:
-        rest = child.field_path[len(prefix):] if child.field_path.startswith(prefix) else child.field_path
-        head = rest.split("[", 1)[0].split("{", 1)[0]
-        return order.get(head, len(order)), child.field_path
-
-    return sorted(children, key=key)

@@ -85,12 +85,20 @@ def _crd_entries(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> dict[
     on_page, _ = nested_sections(model, api, plan, page, anchors)
     shown: list[tuple[str, list[NestedSection]]] = [(page, on_page)]
     shown += [(sub.path, sub.nested) for sub in nested_objects_pages(model, api, plan, "")]
-    out: dict[str, object] = {in_release(plan, page): {"k": model.kind, "f": _row_fields(rows, api, plan)}}
+    out: dict[str, dict[str, object]] = {
+        in_release(plan, page): {"k": model.kind, "f": _row_fields(rows, api, plan)}}
+    repeats: list[tuple[str, str]] = []
     for on, sections in shown:
         for s in sections:
-            out[f"{in_release(plan, on)}#{s.anchor}"] = {"k": f"{model.kind} {s.path}",
-                                                         "f": _row_fields(s.rows, api, plan)}
-    return out
+            key = f"{in_release(plan, on)}#{s.anchor}"
+            out[key] = {"k": f"{model.kind} {s.path}", "f": _row_fields(s.rows, api, plan)}
+            first = plan.target_of(s.model.same_as) if s.repeats is not None else None
+            if first is not None:
+                repeats.append((key, f"{in_release(plan, first[0])}#{first[1]}"))
+    for key, first_key in repeats:  # a repeat's fields lead to the rows of the object it repeats
+        if first_key in out:
+            out[key]["f"] = out[first_key]["f"]
+    return dict(out)
 
 
 def _row_fields(rows: list[PropertyRow], api: ApiSpec, plan: SitePlan) -> dict[str, list[str | None]]:

@@ -296,6 +296,8 @@ def plan_site(api: ApiSpec, root: str | None = None, directory_urls: bool = True
         page = plan.model_pages[model.root]
         if model.parent != model.root and model.parent not in plan.sections:
             continue  # under an object that is not a nested object of this tree
+        if api.models[model.parent].same_as:
+            continue  # under a repeat: shown once, under the object it repeats (model.repeats)
         anchor = path_anchor("object-", model.field_path, used.setdefault(page, set()))
         plan.sections[model.name] = (page, anchor)
     kept = _split_builders(plan, api, taken)
@@ -448,6 +450,8 @@ def _section_bytes(model: Model) -> int:
     row its cells, the field's anchor twice (the row's id and its link) and the ``<wbr>``s."""
     path = len(model.field_path)
     total = 400 + 3 * path + len(model.description)
+    if model.same_as:
+        return total + 3 * len(model.same_as)  # a reference, no rows
     for f in model.fields:
         total += 210 + 3 * (path + len(f.name)) + len(f.description) + len(repr(f.enum))
         total += sum(len(repr(rule)) for rule in (*f.validations, *f.item_validations))

@@ -1,0 +1,81 @@
+"""Repeated nested objects as built pages show them (``model.repeats``), read from the HTML only:
+each section that refers to an earlier one instead of having a table; the CRD schema at a field
+path, read from the YAML; and a property's row found through those references. Independent of
+the generator's model (a test of repeats compares the YAML at both ends of every reference)."""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Callable, Iterable
+from typing import Any
+
+_SECTION = re.compile(r'<section class="k8s-nested" id="object-[^"]+">\s*<h3 class="k8s-field-path">'
+                      r'<code>(.*?)</code></h3>(.*?)</section>', re.S)
+_REPEAT = re.compile(r'<p class="k8s-repeat">The same fields as <a href="[^"]*#object-[^"]+">'
+                     r'<code>(.*?)</code>')
+_TOKEN = re.compile(r"\[\]|\{\}|[^.\[\]{}]+")
+
+
+def field_path(code: str) -> str:
+    """A field path as a page writes it in ``<code>``: ``spec.rules[].matches[]``."""
+    return html.unescape(code.replace("<wbr>", ""))
+
+
+def repeats(pages: Iterable[str]) -> dict[str, str]:
+    """Field path of each repeated object → the path of the object its section refers to."""
+    out: dict[str, str] = {}
+    for text in pages:
+        for code, body in _SECTION.findall(text):
+            found = _REPEAT.search(body)
+            if found:
+                out[field_path(code)] = field_path(found.group(1))
+    return out
+
+
+def dotted(path: str) -> str:
+    """The path as row anchors spell it: without ``[]`` and ``{}``."""
+    return path.replace("[]", "").replace("{}", "")
+
+
+def schema_at(schema: Any, path: str) -> Any:
+    """The schema at ``path`` (``[]``: ``items``, ``{}``: ``additionalProperties``), or ``None``."""
+    node = schema
+    for token in _TOKEN.findall(path):
+        if not isinstance(node, dict):
+            return None
+        if token == "[]":
+            node = node.get("items")
+        elif token == "{}":
+            node = node.get("additionalProperties")
+        else:
+            node = (node.get("properties") or {}).get(token)
+    return node
+
+
+ROW_KEYS = frozenset({"default", "nullable", "example", "x-kubernetes-map-type",
+                      "x-kubernetes-preserve-unknown-fields", "x-kubernetes-embedded-resource"})
+"""Keys of an object's schema that its field's row (in the parent's table) shows, not its own
+section: two sections are the same when the rest is."""
+
+
+def section_schema(schema: Any) -> Any:
+    """What an object's section shows of its schema: all but ``ROW_KEYS`` at its top."""
+    if not isinstance(schema, dict):
+        return schema
+    return {k: v for k, v in schema.items() if k not in ROW_KEYS}
+
+
+def has_row_through(path: str, ids: set[str], refs: dict[str, str],
+                    has_row: Callable[[str, set[str]], bool], depth: int = 0) -> bool:
+    """Whether the dotted ``path`` has a row, its own or (under a repeated object, ``refs``:
+    dotted repeat → dotted first) the row at the same place under the object it repeats."""
+    if has_row(path, ids):
+        return True
+    cut = path.rfind(".")
+    while cut > 0 and depth < 50:
+        head = path[:cut]
+        if head in refs:
+            return has_row_through(refs[head] + path[cut:], ids, refs, has_row, depth + 1)
+        cut = path.rfind(".", 0, cut)
+    return False
