@@ -93,3 +93,33 @@ def test_sections_of_a_page() -> None:
         {"location": "p/", "title": "Page", "text": "intro"},
         {"location": "p/#a", "title": "A", "text": ""},
     ]
+
+
+@pytest.mark.integration
+@pytest.mark.shared
+def test_every_field_row_of_every_page_is_an_entry(shared: Path) -> None:
+    """Issue 34: each row of a property table, on built-in and CRD kind pages and on the sub-pages
+    of a large tree, is a search entry linking it (the rows' ids of the rendered pages are the
+    oracle); no entry links a row that is not there."""
+    from generator.config import Release
+    from generator.pipeline.build import generate
+    from generator.views.search import page_entries
+    from generator.views.site import published_url
+
+    crds = (shared / "crds/corpus/argo-cd", shared / "crds/cert-manager")
+    site = generate([Release("1.32", "", tuple(str(c) for c in crds))],
+                    groups=["apps", "argoproj.io", "cert-manager.io"])
+    entries = page_entries(site.apis[0], site.plans[0])
+    pages = {published_url(rel): text for rel, text in site.pages.items() if rel.endswith(".md")}
+    with_rows = {url: set(re.findall(r'<tr id="(field-[^"]+)"', text)) for url, text in pages.items()}
+    with_rows = {url: ids for url, ids in with_rows.items() if ids}
+    assert sorted(entries.keys() & with_rows.keys()) == sorted(with_rows)
+    for url, ids in with_rows.items():
+        assert {f.anchor for f in entries[url].fields} == ids, url
+    subpage = "1.32/argoproj.io/v1alpha1/applicationSet/spec.generators/"
+    assert entries[subpage].sub_page and len(entries[subpage].fields) > 500
+    row = next(f for f in entries[subpage].fields if f.anchor == "field-spec.generators.matrix")
+    assert (row.name, row.path, row.type) == ("matrix", "spec.generators.matrix", "object")
+    row = next(f for f in entries[subpage.replace(".generators", "")].fields if f.name == "generators")
+    assert (row.path, row.type, row.required) == ("spec.generators", "[]object", True)
+    assert len(with_rows) > 60 and sum(len(ids) for ids in with_rows.values()) > 10_000

@@ -91,7 +91,7 @@ class PageEntries:
     functions: tuple[FunctionEntry, ...]
     operations: tuple[OperationEntry, ...] = ()
     description: str = ""
-    """The first sentence of the model's description."""
+    """The model's description (the page's snippet is its first sentence)."""
     names: str = ""
     """Other names readers search the model by: its definition, its Python class."""
     sub_page: bool = False
@@ -158,12 +158,12 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
         out[published_url(page)] = PageEntries(
             model.kind, label, api.version, model.is_kind,
             (*_fields(model, api, owner), *nested.pop(page, ())), functions, operations,
-            first_sentence(model.description), also)
+            model.description, also)
         for sub, fields in nested.items():
             top = api.models[next(top for sub_page, top in _sub_pages(plan, page) if sub_page == sub)]
             out[published_url(sub)] = PageEntries(
                 model.kind, label, api.version, False, tuple(fields), (),
-                description=first_sentence(top.description) or
+                description=top.description or
                 f"The nested objects of {owner} under {_plain_path(top.field_path)}.",
                 sub_page=True)
     return out
@@ -222,7 +222,7 @@ class SiteSearch:
 
 
 _TAG = re.compile(r"<[^>]*>")
-PAGE, ROW, FUNCTION, OTHER, MODEL_SECTION = 1.0, 0.95, 0.8, 0.3, 0.01
+PAGE, ROW, FUNCTION, OTHER, MODEL_SECTION = 1.0, 0.99, 0.8, 0.3, 0.01
 """Relative weights of a model page, a property row, a builder function or operation, another
 page's section and a model page's other sections: a page wins over a row of a name as long, a
 row over a function; a model page's "Operations" or "Example" is found by its title, but its
@@ -237,9 +237,10 @@ PER_CHAR = 0.1
 differences, so the exact name comes first whatever it names."""
 LONGEST = 200
 """Longer titles weigh as this long (a hostile name is not a number overflow)."""
-PER_OWNER_CHAR = 0.0005
+PER_OWNER_CHAR, OWNER_CHARS = 0.003, 30
 """Among rows of the same name, the one of the model with the shorter name first (``Container``
-before ``EphemeralContainer``): a tie-break far below ``PER_CHAR``."""
+before ``EphemeralContainer``, ``DeploymentSpec`` before ``DeploymentStatus``): at most 9%
+(30 characters), so that ``ROW`` times it stays above a name one character longer."""
 PROPERTIES, NESTED = "#properties", "#nested-objects"
 
 
@@ -351,7 +352,7 @@ def _reshaped(page: str, docs: list[dict[str, Any]], entries: PageEntries | None
             article = {**doc}
             if not entries.sub_page:
                 article["title"] = html.escape(f"{entries.kind} · {entries.group_label} · {entries.version}")
-            text = " — ".join(t for t in (entries.description, entries.names) if t)
+            text = " — ".join(t for t in (first_sentence(entries.description), entries.names) if t)
             if text:  # the snippet: what the model is, not the page's badge line
                 article["text"] = html.escape(text, quote=False)
             out.append(article)
@@ -369,7 +370,7 @@ def _reshaped(page: str, docs: list[dict[str, Any]], entries: PageEntries | None
             terms = _tokens(title, separator)
             term = terms[0] if terms else None
         if "#" in str(doc.get("location", "")):
-            weight *= SECTION * math.exp(-PER_OWNER_CHAR * len(owner))
+            weight *= SECTION * math.exp(-PER_OWNER_CHAR * min(len(owner), OWNER_CHARS))
         boosts.append((weight, len(name if name is not None else title), term))
     return _Run(docs, entries, out, boosts, [], frozenset(t for _, _, t in boosts if t))
 
