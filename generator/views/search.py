@@ -241,7 +241,9 @@ PER_OWNER_CHAR, OWNER_CHARS = 0.003, 30
 """Among rows of the same name, the one of the model with the shorter name first (``Container``
 before ``EphemeralContainer``, ``DeploymentSpec`` before ``DeploymentStatus``): at most 9%
 (30 characters), so that ``ROW`` times it stays above a name one character longer."""
-PROPERTIES, NESTED = "#properties", "#nested-objects"
+PROPERTIES, NESTED, OBJECT = "#properties", "#nested-objects", "object-"
+"""The sections whose tables the rows' entries replace (``object-…``: a nested object's, should
+its heading have an id)."""
 
 
 DEFAULT_SEPARATOR = r"[\s\-]+"
@@ -360,7 +362,7 @@ def _reshaped(page: str, docs: list[dict[str, Any]], entries: PageEntries | None
             for model_doc in _model_docs(page, entries):
                 weights.append(model_doc.pop("_weight"))
                 out.append(model_doc)
-        elif not ((f"#{anchor}" == PROPERTIES or f"#{anchor}" == NESTED) and entries.fields):
+        elif not (entries.fields and (f"#{anchor}" in (PROPERTIES, NESTED) or anchor.startswith(OBJECT))):
             out.append({**doc})
             weights.append((MODEL_SECTION, None, "", None))
     boosts = []
