@@ -17,6 +17,7 @@ from generator.views.search import (
     PageEntries,
     SearchIndex,
     reshape,
+    zensical_index,
 )
 
 CONFIG = {"lang": ["en"], "separator": r"[\s\-]+", "pipeline": ["stopWordFilter"], "fields": {}}
@@ -216,3 +217,22 @@ def test_operations_are_found_by_python_method_exact_first() -> None:
         "1.32/apps/v1/replicaSet/", "1.32/apps/v1/replicaSet/#op-read"]
     found = [d["location"] for d in search.shown("replicasets/status")]
     assert found[1] == "1.32/apps/v1/replicaSet/#op-status"
+
+
+def test_zensical_items_are_one_per_row_too() -> None:
+    """Zensical's index (no plugin, no boosts) gets the same rows: an item each, after the page's."""
+    url = "argo/applicationSet/spec.generators/"
+    path = ["Kubernetes 1.32", "argo", "ApplicationSet"]
+    index = {"config": {}, "items": [
+        {"location": url, "level": 1, "title": "ApplicationSet spec.generators[]", "text": "<p>k</p>",
+         "path": path, "tags": []},
+        {"location": f"{url}#nested-objects", "level": 2, "title": "Nested objects", "text": "blob",
+         "path": path, "tags": []},
+        {"location": "about/", "level": 1, "title": "About", "text": "", "path": [], "tags": []}]}
+    items = zensical_index(index, {url: SITE["1.32/" + url]})["items"]
+    assert [i["location"] for i in items] == [
+        url, f"{url}#field-spec.generators.matrix", f"{url}#field-spec.generators.matrix.generators",
+        f"{url}#field-spec.generators.list", "about/"]
+    assert items[1] == {"location": f"{url}#field-spec.generators.matrix", "level": 3,
+                        "title": "matrix · spec.generators.matrix", "text": "[]object", "path": path,
+                        "tags": []}

@@ -29,7 +29,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.examples.python_names import PythonNames
@@ -492,3 +492,24 @@ def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[
     """``SearchIndex.reshape`` without memory of an earlier call."""
     return SearchIndex().reshape(index, pages)
 
+
+
+def zensical_index(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[str, Any]:
+    """Zensical's ``search.json`` (``items``: ``location``, ``level``, ``title``, ``text``,
+    ``path``, ``tags``) with a model page's property table and nested objects as one item per
+    row (level 3, right after the page's own item), as ``reshape`` does for Material. Zensical
+    has no boosts: its ranking is its own."""
+    items: list[Any] = []
+    for item in index.get("items", []):
+        page, _, anchor = str(item.get("location", "")).partition("#")
+        entries = pages.get(page)
+        if entries is None or not entries.fields:
+            items.append(item)
+        elif not anchor:
+            items.append(item)
+            for doc in _model_docs(page, replace(entries, functions=(), operations=())):
+                doc.pop("_weight")
+                items.append({**doc, "level": 3, "path": item.get("path", []), "tags": []})
+        elif not (f"#{anchor}" in (PROPERTIES, NESTED) or anchor.startswith(OBJECT)):
+            items.append(item)
+    return {**index, "items": items}
