@@ -130,7 +130,7 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
     (a CRD's field-path tree), and the builder functions of the model itself; and per sub-page
     of a large tree (``SitePlan.nested_pages``) its nested objects' fields."""
     out: dict[str, PageEntries] = {}
-    python = PythonNames(api)
+    python = _python_names(api, plan)
     for name in sorted(api.models if names is None else names):
         page = plan.page_of(name)
         if page is None:
@@ -167,6 +167,19 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
                 f"The nested objects of {owner} under {_plain_path(top.field_path)}.",
                 sub_page=True)
     return out
+
+
+def _python_names(api: ApiSpec, plan: SitePlan) -> PythonNames:
+    """The client's class names of ``api`` (decided over the whole spec), kept in the plan's
+    memos while ``api`` is the same object (a ``mkdocs serve`` rebuild redoes a few pages)."""
+    kept = plan.memos.get(_PYTHON_NAMES)
+    if kept is None or kept[0] is not api:
+        kept = plan.memos[_PYTHON_NAMES] = (api, PythonNames(api))
+    names: PythonNames = kept[1]
+    return names
+
+
+_PYTHON_NAMES = "views.search.python_names"
 
 
 def _sub_pages(plan: SitePlan, page: str) -> Iterable[tuple[str, str]]:
