@@ -94,7 +94,8 @@ def model(kind: str, fields: tuple[tuple[str, str], ...], description: str = "",
           nested: tuple[tuple[str, str], ...] = (), sub_page: bool = False) -> PageEntries:
     """A page's entries: ``fields`` (name, description), ``nested`` (path, description): fields
     of nested objects shown on the page, by field path."""
-    rows = tuple(FieldEntry(name, f"field-{name.lower()}", "integer", text, False, owner=kind)
+    rows = tuple(FieldEntry(name, f"field-{name.lower()}", "integer", text, False, owner=kind,
+                            written=not kind.endswith("Status"))  # as page_entries finds
                  for name, text in fields)
     rows += tuple(FieldEntry(path.rsplit(".", 1)[1], f"field-{path}", "[]object", text, False,
                              path=path, owner=kind) for path, text in nested)

@@ -123,3 +123,13 @@ def test_every_field_row_of_every_page_is_an_entry(shared: Path) -> None:
     row = next(f for f in entries[subpage.replace(".generators", "")].fields if f.name == "generators")
     assert (row.path, row.type, row.required) == ("spec.generators", "[]object", True)
     assert len(with_rows) > 60 and sum(len(ids) for ids in with_rows.values()) > 10_000
+    # readers write a Deployment's spec, an ApplicationSet's; controllers write the status
+    written = {(url, f.anchor) for url, page in entries.items() for f in page.fields if f.written}
+    deployment, application = "1.32/apps/v1/deployment", "1.32/argoproj.io/v1alpha1/application"
+    assert {(f"{deployment}Spec/", "field-replicas"), (f"{deployment}/", "field-status"),
+            (subpage, "field-spec.generators.matrix"),
+            (f"{application}/", "field-spec.syncPolicy")} <= written
+    unwritten = {(f"{deployment}Status/", "field-replicas"), (f"{deployment}Condition/", "field-type"),
+                 (f"{application}/status/", "field-status.operationState")}
+    assert unwritten <= {(url, f.anchor) for url, page in entries.items() for f in page.fields}
+    assert not written & unwritten

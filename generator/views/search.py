@@ -55,6 +55,10 @@ class FieldEntry:
     empty: the name (a definition's own field)."""
     owner: str = ""
     """The model the row belongs to as readers name it (``PodSpec``; a CRD's kind)."""
+    written: bool = True
+    """A field of an object readers create (``_written``): it comes before fields of the same
+    name elsewhere (``DeploymentStatus``'s ``replicas``; ``ScaleSpec``'s, the body of a
+    subresource only)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +134,7 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
     (a CRD's field-path tree), and the builder functions of the model itself; and per sub-page
     of a large tree (``SitePlan.nested_pages``) its nested objects' fields."""
     out: dict[str, PageEntries] = {}
-    python = _python_names(api, plan)
+    python, written = _python_names(api, plan), _written(api, plan)
     for name in sorted(api.models if names is None else names):
         page = plan.page_of(name)
         if page is None:
@@ -141,7 +145,7 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
         for child in sorted(api.nested.get(name, ()), key=lambda m: m.field_path):
             target = plan.target_of(child.name)
             if target is not None:
-                nested.setdefault(target[0], []).extend(_fields(child, api, owner))
+                nested.setdefault(target[0], []).extend(_fields(child, api, owner, written))
         functions: tuple[FunctionEntry, ...] = ()
         index = builder_index(model, api)
         if index is not None:
@@ -157,7 +161,7 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
         label = group_label(model)
         out[published_url(page)] = PageEntries(
             model.kind, label, api.version, model.is_kind,
-            (*_fields(model, api, owner), *nested.pop(page, ())), functions, operations,
+            (*_fields(model, api, owner, written), *nested.pop(page, ())), functions, operations,
             model.description, also)
         for sub, fields in nested.items():
             top = api.models[next(top for sub_page, top in _sub_pages(plan, page) if sub_page == sub)]
@@ -182,6 +186,29 @@ def _python_names(api: ApiSpec, plan: SitePlan) -> PythonNames:
 _PYTHON_NAMES = "views.search.python_names"
 
 
+def _written(api: ApiSpec, plan: SitePlan) -> frozenset[str]:
+    """The definitions readers write: the kinds the API serves a ``create`` for and every model
+    their fields reach but through a ``status`` (the controllers write that), kept in the plan's
+    memos as ``_python_names``."""
+    kept = plan.memos.get(_WRITTEN)
+    if kept is None or kept[0] is not api:
+        todo = [name for name, ops in api.operations.items() if any(op.action == "create" for op in ops)]
+        seen = set(todo)
+        while todo:
+            model = api.models.get(todo.pop())
+            for f in model.fields if model is not None else ():
+                ref = f.type.referenced()
+                if ref and ref not in seen and f.name != "status":
+                    seen.add(ref)
+                    todo.append(ref)
+        kept = plan.memos[_WRITTEN] = (api, frozenset(seen))
+    names: frozenset[str] = kept[1]
+    return names
+
+
+_WRITTEN = "views.search.written"
+
+
 def _sub_pages(plan: SitePlan, page: str) -> Iterable[tuple[str, str]]:
     """The sub-pages under ``page`` and the nested object at the top of each, at any depth."""
     for sub, top in plan.nested_pages.get(page, ()):
@@ -194,11 +221,11 @@ def _plain_path(path: str) -> str:
     return path.replace("[]", "").replace("{}", "")
 
 
-def _fields(model: Model, api: ApiSpec, owner: str) -> tuple[FieldEntry, ...]:
+def _fields(model: Model, api: ApiSpec, owner: str, written: frozenset[str]) -> tuple[FieldEntry, ...]:
     prefix = f"{_plain_path(model.field_path)}." if model.field_path else ""
     return tuple(
         FieldEntry(f.name, anchor, _type_text(f.type, api), f.description, f.required,
-                   prefix + f.name if prefix else "", owner)
+                   prefix + f.name if prefix else "", owner, model.name in written)
         for f, anchor in zip(model.fields, row_anchors(model), strict=True))
 
 
@@ -250,10 +277,12 @@ PER_CHAR = 0.1
 differences, so the exact name comes first whatever it names."""
 LONGEST = 200
 """Longer titles weigh as this long (a hostile name is not a number overflow)."""
-PER_OWNER_CHAR, OWNER_CHARS = 0.003, 30
-"""Among rows of the same name, the one of the model with the shorter name first (``Container``
-before ``EphemeralContainer``, ``DeploymentSpec`` before ``DeploymentStatus``): at most 9%
-(30 characters), so that ``ROW`` times it stays above a name one character longer."""
+PER_OWNER_CHAR, OWNER_CHARS, UNWRITTEN = 0.003, 15, 0.96
+"""Among rows of the same name: those of an object readers create first (``PageEntries.written``:
+``DeploymentSpec``'s ``replicas`` before ``DeploymentStatus``' and ``ScaleSpec``'s), then the
+one of the model with the shorter name (``Container`` before ``EphemeralContainer``, at most
+4.5%: 15 characters), so that ``ROW`` times both stays above a name one character longer
+(``e ** -PER_CHAR``)."""
 PROPERTIES, NESTED, OBJECT = "#properties", "#nested-objects", "object-"
 """The sections whose tables the rows' entries replace (``object-…``: a nested object's, should
 its heading have an id)."""
@@ -287,7 +316,7 @@ def _model_docs(location: str, entries: PageEntries) -> list[dict[str, Any]]:
             text += f" · {f.owner}"
         docs.append({"location": f"{location}#{f.anchor}", "title": html.escape(title),
                      "text": html.escape(text, quote=False),
-                     "_weight": (ROW, f.path or f.name, f.owner, None)})
+                     "_weight": (ROW if f.written else ROW * UNWRITTEN, f.path or f.name, f.owner, None)})
     for fn in entries.functions:
         docs.append({"location": f"{location}#{fn.anchor}", "title": html.escape(fn.name),
                      "text": html.escape(f"{fn.call} — builder function of {entries.kind}"),
