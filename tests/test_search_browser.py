@@ -50,6 +50,7 @@ QUERIES = [
     Query("Deployment", r"/apps/v1/deployment/$", 1),
     Query("V1Deployment", r"/apps/v1/deployment/$", 1),
     Query("client.V1Deployment", r"/apps/v1/deployment/$", 1),
+    Query("spec.template.spec.containers", r"/core/v1/podSpec/#field-containers$", 3),
     Query("pods/exec", r"/core/v1/pod/#op-[a-z0-9-]*-pods-name-exec$", 3),
     Query("syncPolicy", rf"/{ARGO}application/[^#]*#field-spec\.syncPolicy$", 3),
     Query("spec.generators.matrix", rf"/{ARGO}applicationSet/[^#]*#field-spec\.generators\.matrix$", 3),

@@ -130,9 +130,9 @@ SITE = {
     "1.32/apps/v1/deploymentSpecReplicasPolicy/": model("DeploymentSpecReplicasPolicy", (("x", ""),)),
     "1.32/core/v1/pod/": model("Pod", (("spec", "Specification of the pod."),),
                                "Pod is a collection of containers that can run on a host. More text."),
-    "1.32/core/v1/podSpec/": model("PodSpec", (("nodeSelector", "NodeSelector is a selector which "
-                                                "must be true for the pod to fit on a node."),
-                                               ("podOS", "The OS of the pod."))),
+    "1.32/core/v1/podSpec/": model("PodSpec", (
+        ("nodeSelector", "NodeSelector is a selector which must be true for the pod to fit on a node."),
+        ("podOS", "The OS of the pod."))),
     "1.32/core/v1/podOS/": model("PodOS", (("name", "The name of the operating system."),)),
     "1.32/core/v1/nodeSelectorTerm/": model("NodeSelectorTerm", (("matchFields", "Fields."),)),
     "1.32/argo/applicationSet/": model("ApplicationSet", (("spec", ""),), nested=(
@@ -141,6 +141,12 @@ SITE = {
         ("spec.generators.matrix", ""), ("spec.generators.matrix.generators", ""),
         ("spec.generators.list", "")), sub_page=True),
 }
+
+
+SITE["1.32/core/v1/podSpec/"] = replace(SITE["1.32/core/v1/podSpec/"], fields=(
+    *SITE["1.32/core/v1/podSpec/"].fields,
+    FieldEntry("containers", "field-containers", "[]Container", "List of containers.", True,
+               owner="PodSpec", paths=("spec.containers", "spec.template.spec.containers"))))
 
 
 def site_index() -> dict[str, Any]:
@@ -162,6 +168,7 @@ def shown(query: str) -> list[str]:
     ("generators", "argo/applicationSet/#field-spec.generators"),  # the shortest path first
     ("spec.generators.matrix", "argo/applicationSet/spec.generators/#field-spec.generators.matrix"),
     ("syncPolicy", "argo/applicationSet/#field-spec.syncPolicy"),
+    ("spec.template.spec.containers", "core/v1/podSpec/#field-containers"),  # a path from a kind
     ("io.k8s.api.apps.v1.DeploymentSpec", "apps/v1/deploymentSpec/"),
 ])
 def test_the_name_typed_comes_first(query: str, first: str) -> None:

@@ -133,3 +133,10 @@ def test_every_field_row_of_every_page_is_an_entry(shared: Path) -> None:
                  (f"{application}/status/", "field-status.operationState")}
     assert unwritten <= {(url, f.anchor) for url, page in entries.items() for f in page.fields}
     assert not written & unwritten
+    # built-in fields are found by their paths from the kinds too, up to four segments
+    paths = {(url, f.anchor): f.paths for url, page in entries.items() for f in page.fields}
+    assert paths[(f"{deployment}Spec/", "field-replicas")] == ("spec.replicas",)
+    assert paths[("1.32/apps/v1/rollingUpdateDeployment/", "field-maxsurge")] == (
+        "spec.strategy.rollingUpdate.maxSurge",)
+    assert "spec.template.spec.updateStrategy" not in str(paths)  # not a path of any kind
+    assert paths[(f"{application}/", "field-spec.syncPolicy")] == ()  # CRD rows: their own path

@@ -59,6 +59,9 @@ class FieldEntry:
     """A field of an object readers create (``_written``): it comes before fields of the same
     name elsewhere (``DeploymentStatus``'s ``replicas``; ``ScaleSpec``'s, the body of a
     subresource only)."""
+    paths: tuple[str, ...] = ()
+    """A built-in definition's field: its paths from the kinds readers write, two to
+    ``PATH_DEPTH`` segments (``spec.template.spec.containers``), shortest first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +137,7 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
     (a CRD's field-path tree), and the builder functions of the model itself; and per sub-page
     of a large tree (``SitePlan.nested_pages``) its nested objects' fields."""
     out: dict[str, PageEntries] = {}
-    python, written = _python_names(api, plan), _written(api, plan)
+    python, written, paths = _python_names(api, plan), _written(api, plan), _kind_paths(api, plan)
     for name in sorted(api.models if names is None else names):
         page = plan.page_of(name)
         if page is None:
@@ -145,7 +148,7 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
         for child in sorted(api.nested.get(name, ()), key=lambda m: m.field_path):
             target = plan.target_of(child.name)
             if target is not None:
-                nested.setdefault(target[0], []).extend(_fields(child, api, owner, written))
+                nested.setdefault(target[0], []).extend(_fields(child, api, owner, written, {}))
         functions: tuple[FunctionEntry, ...] = ()
         index = builder_index(model, api)
         if index is not None:
@@ -161,7 +164,7 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
         label = group_label(model)
         out[published_url(page)] = PageEntries(
             model.kind, label, api.version, model.is_kind,
-            (*_fields(model, api, owner, written), *nested.pop(page, ())), functions, operations,
+            (*_fields(model, api, owner, written, paths), *nested.pop(page, ())), functions, operations,
             model.description, also)
         for sub, fields in nested.items():
             top = api.models[next(top for sub_page, top in _sub_pages(plan, page) if sub_page == sub)]
@@ -207,6 +210,38 @@ def _written(api: ApiSpec, plan: SitePlan) -> frozenset[str]:
 
 
 _WRITTEN = "views.search.written"
+PATH_DEPTH = 4
+"""Built-in fields are found by their paths from a kind up to this many segments (deeper paths:
+the field-path box); a path that a longer one extends also finds the rows under it."""
+
+
+def _kind_paths(api: ApiSpec, plan: SitePlan) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(definition, field) → its paths from the built-in kinds readers write (``_written``),
+    two to ``PATH_DEPTH`` segments, not through ``status``; kept as ``_python_names``."""
+    kept = plan.memos.get(_KIND_PATHS)
+    if kept is None or kept[0] is not api:
+        found: dict[tuple[str, str], set[str]] = {}
+        for name, ops in api.operations.items():
+            kind = api.models.get(name)
+            if kind is None or kind.crd is not None or not any(op.action == "create" for op in ops):
+                continue
+            stack = [(kind, "", 1)]
+            while stack:
+                model, prefix, depth = stack.pop()
+                for f in model.fields:
+                    path = prefix + f.name
+                    if depth > 1:
+                        found.setdefault((model.name, f.name), set()).add(path)
+                    ref = f.type.referenced()
+                    if ref in api.models and depth < PATH_DEPTH and f.name != "status":
+                        stack.append((api.models[ref], path + ".", depth + 1))
+        kept = plan.memos[_KIND_PATHS] = (api, {key: tuple(sorted(paths, key=lambda p: (len(p), p)))
+                                                for key, paths in found.items()})
+    paths: dict[tuple[str, str], tuple[str, ...]] = kept[1]
+    return paths
+
+
+_KIND_PATHS = "views.search.kind_paths"
 
 
 def _sub_pages(plan: SitePlan, page: str) -> Iterable[tuple[str, str]]:
@@ -221,11 +256,13 @@ def _plain_path(path: str) -> str:
     return path.replace("[]", "").replace("{}", "")
 
 
-def _fields(model: Model, api: ApiSpec, owner: str, written: frozenset[str]) -> tuple[FieldEntry, ...]:
+def _fields(model: Model, api: ApiSpec, owner: str, written: frozenset[str],
+            paths: Mapping[tuple[str, str], tuple[str, ...]]) -> tuple[FieldEntry, ...]:
     prefix = f"{_plain_path(model.field_path)}." if model.field_path else ""
     return tuple(
         FieldEntry(f.name, anchor, _type_text(f.type, api), f.description, f.required,
-                   prefix + f.name if prefix else "", owner, model.name in written)
+                   prefix + f.name if prefix else "", owner, model.name in written,
+                   paths.get((model.name, f.name), ()))
         for f, anchor in zip(model.fields, row_anchors(model), strict=True))
 
 
@@ -314,6 +351,8 @@ def _model_docs(location: str, entries: PageEntries) -> list[dict[str, Any]]:
             text += f" — {first_sentence(f.description)}"
         if f.owner and not f.path:  # "cronjob schedule" finds CronJobSpec's row
             text += f" · {f.owner}"
+        if f.paths:  # spec.template.spec.containers
+            text += f" · {' '.join(f.paths)}"
         docs.append({"location": f"{location}#{f.anchor}", "title": html.escape(title),
                      "text": html.escape(text, quote=False),
                      "_weight": (ROW if f.written else ROW * UNWRITTEN, f.path or f.name, f.owner, None)})
