@@ -93,3 +93,53 @@ def test_sections_of_a_page() -> None:
         {"location": "p/", "title": "Page", "text": "intro"},
         {"location": "p/#a", "title": "A", "text": ""},
     ]
+
+
+@pytest.mark.integration
+@pytest.mark.shared
+def test_every_field_row_of_every_page_is_an_entry(shared: Path) -> None:
+    """Issue 34: each row of a property table, on built-in and CRD kind pages and on the sub-pages
+    of a large tree, is a search entry linking it (the rows' ids of the rendered pages are the
+    oracle); no entry links a row that is not there."""
+    from generator.config import Release
+    from generator.pipeline.build import generate
+    from generator.views.search import page_entries
+    from generator.views.site import published_url
+
+    crds = (shared / "crds/corpus/argo-cd", shared / "crds/cert-manager")
+    site = generate([Release("1.32", "", tuple(str(c) for c in crds))],
+                    groups=["apps", "argoproj.io", "cert-manager.io"])
+    entries = page_entries(site.apis[0], site.plans[0])
+    pages = {published_url(rel): text for rel, text in site.pages.items() if rel.endswith(".md")}
+    with_rows = {url: set(re.findall(r'<tr id="(field-[^"]+)"', text)) for url, text in pages.items()}
+    with_rows = {url: ids for url, ids in with_rows.items() if ids}
+    assert sorted(entries.keys() & with_rows.keys()) == sorted(with_rows)
+    for url, ids in with_rows.items():
+        assert {f.anchor for f in entries[url].fields} == ids, url
+    # ApplicationSet's tree, its repeated subtrees shown once (model.repeats), is on its page;
+    # cert-manager's ClusterIssuer keeps a sub-page
+    assert entries["1.32/cert-manager.io/v1/clusterIssuer/spec/"].sub_page
+    subpage = "1.32/argoproj.io/v1alpha1/applicationSet/"
+    assert len(entries[subpage].fields) > 300
+    row = next(f for f in entries[subpage].fields if f.anchor == "field-spec.generators.matrix")
+    assert (row.name, row.path, row.type) == ("matrix", "spec.generators.matrix", "object")
+    row = next(f for f in entries[subpage].fields if f.name == "generators")
+    assert (row.path, row.type, row.required) == ("spec.generators", "[]object", True)
+    assert len(with_rows) > 60 and sum(len(ids) for ids in with_rows.values()) > 1_500  # repeats: once
+    # readers write a Deployment's spec, an ApplicationSet's; controllers write the status
+    written = {(url, f.anchor) for url, page in entries.items() for f in page.fields if f.written}
+    deployment, application = "1.32/apps/v1/deployment", "1.32/argoproj.io/v1alpha1/application"
+    assert {(f"{deployment}Spec/", "field-replicas"), (f"{deployment}/", "field-status"),
+            (subpage, "field-spec.generators.matrix"),
+            (f"{application}/", "field-spec.syncPolicy")} <= written
+    unwritten = {(f"{deployment}Status/", "field-replicas"), (f"{deployment}Condition/", "field-type"),
+                 (f"{application}/", "field-status.operationState")}
+    assert unwritten <= {(url, f.anchor) for url, page in entries.items() for f in page.fields}
+    assert not written & unwritten
+    # built-in fields are found by their paths from the kinds too, up to four segments
+    paths = {(url, f.anchor): f.paths for url, page in entries.items() for f in page.fields}
+    assert paths[(f"{deployment}Spec/", "field-replicas")] == ("spec.replicas",)
+    assert paths[("1.32/apps/v1/rollingUpdateDeployment/", "field-maxsurge")] == (
+        "spec.strategy.rollingUpdate.maxSurge",)
+    assert "spec.template.spec.updateStrategy" not in str(paths)  # not a path of any kind
+    assert paths[(f"{application}/", "field-spec.syncPolicy")] == ()  # CRD rows: their own path

@@ -112,7 +112,8 @@ def test_search_index_of_each_release(built: Built) -> None:
     index = json.loads((built.site / "1.32" / "search.json").read_text(encoding="utf-8"))
     locations = {item["location"] for item in index["items"]}
     assert "resource/v1beta1/resourceClaimStatus/" in locations
-    assert "resource/v1beta1/resourceClaimStatus/#properties" in locations
+    assert "resource/v1beta1/resourceClaimStatus/#properties" not in locations  # one item per row
+    assert "resource/v1beta1/resourceClaimStatus/#field-devices" in locations
     assert not any(loc.endswith("#example") for loc in locations)  # data-search-exclude holds
 
 

@@ -34,6 +34,7 @@ from generator.render.raw_html import source_relative
 from generator.sitebuild.mkdocs_yml import PLUGIN, ParentConfig
 from generator.views.nav import ABOUT_TITLE, RELEASES_MARKER, releases_list, rename_in_nav
 from generator.views.nav import DOCS_HOME_IN_RELEASE_LAYOUT as DOCS_HOME
+from generator.views.search import page_entries, zensical_index
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,12 @@ def run(job: ZensicalJob) -> None:
     config_file = work / "mkdocs.yml"
     write_file(config_file, zensical_config(parent, site.nav, job))
     _build(config_file)
+    index = work / "site" / "search.json"  # one item per property row, as with MkDocs
+    if index.is_file():
+        entries = {url: page for api, plan in zip(site.apis, site.plans, strict=True)
+                   for url, page in page_entries(api, plan).items()}
+        write_file(index, json.dumps(zensical_index(json.loads(index.read_text(encoding="utf-8")), entries),
+                                     ensure_ascii=False, separators=(",", ":")))
     target = Path(job.site_dir)
     shutil.rmtree(target, ignore_errors=True)
     shutil.move(str(work / "site"), target)

@@ -1,15 +1,20 @@
 """The search index as readers use it. Material's search plugin indexes every page itself; then
 the plugin reshapes the index it wrote (``reshape``, pure: data in, data out):
 
-- a model page's entry is titled ``Pod · core/v1 · 1.32``, so two results can be told apart;
-- its "Properties" section (the whole table run together) becomes one entry per row, linking the
-  row (``#field-…``) with a readable snippet: ``name`` — type — description;
+- a model page's entry is titled ``Pod · core/v1 · 1.32``, so two results can be told apart, and
+  its text (the snippet shown) is the model's description's first sentence, its definition and
+  Python class names (``V1Pod``, ``client.V1Pod``), not the page's badge line;
+- its "Properties" section (the whole table run together) and a CRD's "Nested objects" (every
+  nested object's table, on the kind's page and on the sub-pages of a large tree) become one
+  entry per row, linking the row (``#field-…``), titled by the field's name (and a nested
+  object's field's path: ``generators · spec.generators.matrix.generators``), its text the
+  type, the description's first sentence and the model (``terminationGracePeriodSeconds —
+  integer (int64) — Optional duration in seconds the pod needs to terminate gracefully. ·
+  PodSpec``): found by name and by path;
 - every builder function of the model itself gets an entry linking its anchor (``#fn-…``);
-- boosts make the page named exactly like the query come first: Material searches ``term*`` and
-  scores by lunr's BM25 without length normalisation, so a common word (``pod``, low idf) lost to
-  every longer name it prefixes (``podOS``, ``podIP``). A title's weight is divided by its
-  term's idf and by its length: among the titles a prefix matches, the shortest (the exact
-  name) wins; rows and functions weigh less than pages, change-page sections less still.
+- boosts make the name typed exactly come first (``boost``): Material searches ``term*``, scores
+  by lunr's BM25 without length normalisation (an exact term and a longer one it prefixes score
+  alike) and multiplies an article's score by 5, a section's by 2.
 ``SearchIndex.text`` is the file's text; a ``SearchIndex`` keeps each page's reshaped entries
 between the builds of ``mkdocs serve`` and redoes only the pages that changed (the same text as
 a first call's); ``SiteSearch`` is what the plugin keeps of it all.
@@ -24,15 +29,16 @@ import math
 import re
 from collections import Counter
 from collections.abc import Collection, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from generator.examples.python_names import PythonNames
 from generator.libsonnet.builders import builder_index
 from generator.model.spelling import type_text_in
-from generator.model.types import ApiSpec
+from generator.model.types import ApiSpec, Model, TypeRef
 from generator.views.lookup import row_anchors
 from generator.views.operations_section import operation_anchor
-from generator.views.pages import group_label
+from generator.views.pages import first_sentence, group_label
 from generator.views.site import SitePlan
 
 
@@ -44,6 +50,18 @@ class FieldEntry:
     """``integer (int64)``, ``[]Container``, ``map[string]string``."""
     description: str
     required: bool
+    path: str = ""
+    """The field path on the page without ``[]``/``{}`` (``spec.generators.matrix.generators``);
+    empty: the name (a definition's own field)."""
+    owner: str = ""
+    """The model the row belongs to as readers name it (``PodSpec``; a CRD's kind)."""
+    written: bool = True
+    """A field of an object readers create (``_written``): it comes before fields of the same
+    name elsewhere (``DeploymentStatus``'s ``replicas``; ``ScaleSpec``'s, the body of a
+    subresource only)."""
+    paths: tuple[str, ...] = ()
+    """A built-in definition's field: its paths from the kinds readers write, two to
+    ``PATH_DEPTH`` segments (``spec.template.spec.containers``), shortest first."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +81,8 @@ class OperationEntry:
     text: str
     """The Python method (its own word: ``AppsV1Api read_namespaced_deployment``), the action
     and the RBAC resource."""
+    method: str = ""
+    """``read_namespaced_deployment``: what readers type (its length orders the results)."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +97,12 @@ class PageEntries:
     fields: tuple[FieldEntry, ...]
     functions: tuple[FunctionEntry, ...]
     operations: tuple[OperationEntry, ...] = ()
+    description: str = ""
+    """The model's description (the page's snippet is its first sentence)."""
+    names: str = ""
+    """Other names readers search the model by: its definition, its Python class."""
+    sub_page: bool = False
+    """A part of a large CRD's nested-object tree on a page of its own (its title is kept)."""
 
 
 ReleaseEntries = tuple[ApiSpec, SitePlan, dict[str, PageEntries]]
@@ -107,17 +133,22 @@ def release_entries(releases: Iterable[tuple[ApiSpec, SitePlan]],
 def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = None
                  ) -> dict[str, PageEntries]:
     """Per model page (of ``names``, default all), keyed by its published URL from the docs
-    root (the search index's ``location``): its fields and the builder functions of the model
-    itself."""
+    root (the search index's ``location``): its fields, those of the nested objects shown on it
+    (a CRD's field-path tree), and the builder functions of the model itself; and per sub-page
+    of a large tree (``SitePlan.nested_pages``) its nested objects' fields."""
     out: dict[str, PageEntries] = {}
+    python, written, paths = _python_names(api, plan), _written(api, plan), _kind_paths(api, plan)
     for name in sorted(api.models if names is None else names):
         page = plan.page_of(name)
         if page is None:
             continue
         model = api.models[name]
-        fields = tuple(
-            FieldEntry(f.name, anchor, type_text_in(f.type, api)[0], f.description, f.required)
-            for f, anchor in zip(model.fields, row_anchors(model), strict=True))
+        owner = model.crd.kind if model.crd is not None else model.kind
+        nested: dict[str, list[FieldEntry]] = {}
+        for child in sorted(api.nested.get(name, ()), key=lambda m: m.field_path):
+            target = plan.target_of(child.name)
+            if target is not None and not child.same_as:  # a repeat's rows are the first's
+                nested.setdefault(target[0], []).extend(_fields(child, api, owner, written, {}))
         functions: tuple[FunctionEntry, ...] = ()
         index = builder_index(model, api)
         if index is not None:
@@ -125,11 +156,122 @@ def page_entries(api: ApiSpec, plan: SitePlan, names: Iterable[str] | None = Non
                               for fn in index.root.functions)
         operations = tuple(
             OperationEntry(op.key, operation_anchor(op),
-                           f"{op.python.replace('.', ' ')} — {op.action} {op.rbac.resource}".lstrip(" —"))
+                           f"{op.python.replace('.', ' ')} — {op.action} {op.rbac.resource}".lstrip(" —"),
+                           op.python.rpartition(".")[2])
             for op in api.operations.get(name, ()))
-        out[plan.published(page)] = PageEntries(model.kind, group_label(model), api.version,
-                                               model.is_kind, fields, functions, operations)
+        cls = python.class_name(name) if model.crd is None else None
+        also = f"{name} · client.{cls} · {cls}" if cls else name
+        label = group_label(model)
+        out[plan.published(page)] = PageEntries(
+            model.kind, label, api.version, model.is_kind,
+            (*_fields(model, api, owner, written, paths), *nested.pop(page, ())), functions, operations,
+            model.description, also)
+        for sub, fields in nested.items():
+            top = api.models[next(top for sub_page, top in _sub_pages(plan, page) if sub_page == sub)]
+            out[plan.published(sub)] = PageEntries(
+                model.kind, label, api.version, False, tuple(fields), (),
+                description=top.description or
+                f"The nested objects of {owner} under {_plain_path(top.field_path)}.",
+                sub_page=True)
     return out
+
+
+def _python_names(api: ApiSpec, plan: SitePlan) -> PythonNames:
+    """The client's class names of ``api`` (decided over the whole spec), kept in the plan's
+    memos while ``api`` is the same object (a ``mkdocs serve`` rebuild redoes a few pages)."""
+    kept = plan.memos.get(_PYTHON_NAMES)
+    if kept is None or kept[0] is not api:
+        kept = plan.memos[_PYTHON_NAMES] = (api, PythonNames(api))
+    names: PythonNames = kept[1]
+    return names
+
+
+_PYTHON_NAMES = "views.search.python_names"
+
+
+def _written(api: ApiSpec, plan: SitePlan) -> frozenset[str]:
+    """The definitions readers write: the kinds the API serves a ``create`` for and every model
+    their fields reach but through a ``status`` (the controllers write that), kept in the plan's
+    memos as ``_python_names``."""
+    kept = plan.memos.get(_WRITTEN)
+    if kept is None or kept[0] is not api:
+        todo = [name for name, ops in api.operations.items() if any(op.action == "create" for op in ops)]
+        seen = set(todo)
+        while todo:
+            model = api.models.get(todo.pop())
+            for f in model.fields if model is not None else ():
+                ref = f.type.referenced()
+                if ref and ref not in seen and f.name != "status":
+                    seen.add(ref)
+                    todo.append(ref)
+        kept = plan.memos[_WRITTEN] = (api, frozenset(seen))
+    names: frozenset[str] = kept[1]
+    return names
+
+
+_WRITTEN = "views.search.written"
+PATH_DEPTH = 4
+"""Built-in fields are found by their paths from a kind up to this many segments (deeper paths:
+the field-path box); a path that a longer one extends also finds the rows under it."""
+
+
+def _kind_paths(api: ApiSpec, plan: SitePlan) -> dict[tuple[str, str], tuple[str, ...]]:
+    """(definition, field) → its paths from the built-in kinds readers write (``_written``),
+    two to ``PATH_DEPTH`` segments, not through ``status``; kept as ``_python_names``."""
+    kept = plan.memos.get(_KIND_PATHS)
+    if kept is None or kept[0] is not api:
+        found: dict[tuple[str, str], set[str]] = {}
+        for name, ops in api.operations.items():
+            kind = api.models.get(name)
+            if kind is None or kind.crd is not None or not any(op.action == "create" for op in ops):
+                continue
+            stack = [(kind, "", 1)]
+            while stack:
+                model, prefix, depth = stack.pop()
+                for f in model.fields:
+                    path = prefix + f.name
+                    if depth > 1:
+                        found.setdefault((model.name, f.name), set()).add(path)
+                    ref = f.type.referenced()
+                    if ref in api.models and depth < PATH_DEPTH and f.name != "status":
+                        stack.append((api.models[ref], path + ".", depth + 1))
+        kept = plan.memos[_KIND_PATHS] = (api, {key: tuple(sorted(paths, key=lambda p: (len(p), p)))
+                                                for key, paths in found.items()})
+    paths: dict[tuple[str, str], tuple[str, ...]] = kept[1]
+    return paths
+
+
+_KIND_PATHS = "views.search.kind_paths"
+
+
+def _sub_pages(plan: SitePlan, page: str) -> Iterable[tuple[str, str]]:
+    """The sub-pages under ``page`` and the nested object at the top of each, at any depth."""
+    for sub, top in plan.nested_pages.get(page, ()):
+        yield sub, top
+        yield from _sub_pages(plan, sub)
+
+
+def _plain_path(path: str) -> str:
+    """A field path as readers type it: without ``[]`` and ``{}``."""
+    return path.replace("[]", "").replace("{}", "")
+
+
+def _fields(model: Model, api: ApiSpec, owner: str, written: frozenset[str],
+            paths: Mapping[tuple[str, str], tuple[str, ...]]) -> tuple[FieldEntry, ...]:
+    prefix = f"{_plain_path(model.field_path)}." if model.field_path else ""
+    return tuple(
+        FieldEntry(f.name, anchor, _type_text(f.type, api), f.description, f.required,
+                   prefix + f.name if prefix else "", owner, model.name in written,
+                   paths.get((model.name, f.name), ()))
+        for f, anchor in zip(model.fields, row_anchors(model), strict=True))
+
+
+def _type_text(t: TypeRef, api: ApiSpec) -> str:
+    """A field's type as the row shows it: a nested object is an ``object``."""
+    text, ref = type_text_in(t, api)
+    if ref is not None and api.models[ref].field_path:
+        return text.removesuffix(api.models[ref].kind) + "object"
+    return text
 
 
 class SiteSearch:
@@ -157,11 +299,30 @@ class SiteSearch:
 
 
 _TAG = re.compile(r"<[^>]*>")
-SNIPPET = 400
-"""Characters of a row's search text (name, type, description) kept."""
-PAGE, ROW, FUNCTION, OTHER = 1.0, 0.5, 0.4, 0.3
-"""Relative weights of a model page, a property row, a builder function, other sections."""
-PROPERTIES = "#properties"
+PAGE, ROW, FUNCTION, OTHER, MODEL_SECTION = 1.0, 0.99, 0.8, 0.3, 0.01
+"""Relative weights of a model page, a property row, a builder function or operation, another
+page's section and a model page's other sections: a page wins over a row of a name as long, a
+row over a function; a model page's "Operations" or "Example" is found by its title, but its
+text (what the rows and operations say again) comes after them."""
+SECTION = 2.5
+"""Material multiplies a matching article's score by 5 and a section's by 2 (``1 + boost²``,
+``boost`` 1 for an article plus the share of the query's terms found): sections' boosts are
+multiplied by the ratio, so that the weights above and the length decide."""
+PER_CHAR = 0.1
+"""A title's boost is divided by ``e ** (PER_CHAR * length)``: a name one character longer
+(the ``replicaSet`` that ``replicas*`` also finds) scores 10% less, more than the weights'
+differences, so the exact name comes first whatever it names."""
+LONGEST = 200
+"""Longer titles weigh as this long (a hostile name is not a number overflow)."""
+PER_OWNER_CHAR, OWNER_CHARS, UNWRITTEN = 0.003, 15, 0.96
+"""Among rows of the same name: those of an object readers create first (``PageEntries.written``:
+``DeploymentSpec``'s ``replicas`` before ``DeploymentStatus``' and ``ScaleSpec``'s), then the
+one of the model with the shorter name (``Container`` before ``EphemeralContainer``, at most
+4.5%: 15 characters), so that ``ROW`` times both stays above a name one character longer
+(``e ** -PER_CHAR``)."""
+PROPERTIES, NESTED, OBJECT = "#properties", "#nested-objects", "object-"
+"""The sections whose tables the rows' entries replace (``object-…``: a nested object's, should
+its heading have an id)."""
 
 
 DEFAULT_SEPARATOR = r"[\s\-]+"
@@ -175,33 +336,34 @@ def _tokens(text: str, separator: re.Pattern[str]) -> list[str]:
     return [t for t in separator.split(plain) if t]
 
 
-def _snippet(text: str) -> str:
-    """``text`` escaped, cut after ``SNIPPET`` characters at a space."""
-    flat = text
-    if len(flat) > SNIPPET:
-        flat = flat[:SNIPPET].rsplit(" ", 1)[0] + "…"
-    return html.escape(flat, quote=False)
-
-
 def _model_docs(location: str, entries: PageEntries) -> list[dict[str, Any]]:
-    """Entries of the rows and builder functions. Their text is one run without tags: Material
-    shows only the tag-delimited parts of a text that match, and the snippet should read whole
-    (``terminationGracePeriodSeconds — integer (int64) — Optional duration…``)."""
+    """Entries of the rows, builder functions and operations. Their text is one run without
+    tags: Material shows only the tag-delimited parts of a text that match, and the snippet
+    should read whole (``terminationGracePeriodSeconds — integer (int64) — Optional duration…``)."""
     docs: list[dict[str, Any]] = []
     for f in entries.fields:
-        text = f"{f.name} — {f.type}{' (required)' if f.required else ''}"
+        # a nested object's field: its path in the title (the name alone repeats in a large tree)
+        title = f"{f.name} · {f.path}" if f.path else f.name
+        text = f"{f.type}{' (required)' if f.required else ''}"
+        if not f.path:
+            text = f"{f.name} — {text}"
         if f.description:
-            text += f" — {' '.join(f.description.split())}"
-        docs.append({"location": f"{location}#{f.anchor}", "title": html.escape(f.name),
-                     "text": _snippet(text), "_weight": ROW})
+            text += f" — {first_sentence(f.description)}"
+        if f.owner and not f.path:  # "cronjob schedule" finds CronJobSpec's row
+            text += f" · {f.owner}"
+        if f.paths:  # spec.template.spec.containers
+            text += f" · {' '.join(f.paths)}"
+        docs.append({"location": f"{location}#{f.anchor}", "title": html.escape(title),
+                     "text": html.escape(text, quote=False),
+                     "_weight": (ROW if f.written else ROW * UNWRITTEN, f.path or f.name, f.owner, None)})
     for fn in entries.functions:
         docs.append({"location": f"{location}#{fn.anchor}", "title": html.escape(fn.name),
                      "text": html.escape(f"{fn.call} — builder function of {entries.kind}"),
-                     "_weight": FUNCTION})
+                     "_weight": (FUNCTION, fn.name, "", None)})
     for op in entries.operations:  # found by path (the title) and by Python method (a word)
         docs.append({"location": f"{location}#{op.anchor}", "title": html.escape(op.request),
                      "text": html.escape(f"{op.text} — operation of {entries.kind}"),
-                     "_weight": FUNCTION})
+                     "_weight": (FUNCTION, op.method or op.request, "", op.method.lower() or None)})
     return docs
 
 
@@ -260,27 +422,39 @@ class _Run:
 def _reshaped(page: str, docs: list[dict[str, Any]], entries: PageEntries | None,
               separator: re.Pattern[str]) -> _Run:
     out: list[dict[str, Any]] = []
-    weights: list[tuple[float, str | None]] = []
+    weights: list[tuple[float, str | None, str, str | None]] = []
+    """Per doc: its weight, the name its length is measured on (``None``: its title), its
+    owner's name (rows) and the term whose idf its boost is divided by (``None``: the title's
+    first)."""
     for doc in docs:
         anchor = str(doc.get("location", "")).partition("#")[2]
         if entries is None:
             out.append({**doc})
-            weights.append((OTHER if anchor else PAGE, None))
+            weights.append((OTHER if anchor else PAGE, None, "", None))
         elif not anchor:
-            title = f"{entries.kind} · {entries.group_label} · {entries.version}"
-            out.append({**doc, "title": html.escape(title)})
-            weights.append((PAGE, entries.kind))
+            article = {**doc}
+            if not entries.sub_page:
+                article["title"] = html.escape(f"{entries.kind} · {entries.group_label} · {entries.version}")
+            text = " — ".join(t for t in (first_sentence(entries.description), entries.names) if t)
+            if text:  # the snippet: what the model is, not the page's badge line
+                article["text"] = html.escape(text, quote=False)
+            out.append(article)
+            weights.append((PAGE, None if entries.sub_page else entries.kind, "", None))
             for model_doc in _model_docs(page, entries):
-                weights.append((model_doc.pop("_weight"), None))
+                weights.append(model_doc.pop("_weight"))
                 out.append(model_doc)
-        elif f"#{anchor}" != PROPERTIES or not entries.fields:
+        elif not (entries.fields and (f"#{anchor}" in (PROPERTIES, NESTED) or anchor.startswith(OBJECT))):
             out.append({**doc})
-            weights.append((OTHER, None))
+            weights.append((MODEL_SECTION, None, "", None))
     boosts = []
-    for doc, (weight, name) in zip(out, weights, strict=True):
-        title = name if name is not None else html.unescape(str(doc.get("title", "")))
-        terms = _tokens(title, separator)
-        boosts.append((weight, len(title), terms[0] if terms else None))
+    for doc, (weight, name, owner, term) in zip(out, weights, strict=True):
+        title = html.unescape(str(doc.get("title", "")))
+        if term is None:
+            terms = _tokens(title, separator)
+            term = terms[0] if terms else None
+        if "#" in str(doc.get("location", "")):
+            weight *= SECTION * math.exp(-PER_OWNER_CHAR * min(len(owner), OWNER_CHARS))
+        boosts.append((weight, len(name if name is not None else title), term))
     return _Run(docs, entries, out, boosts, [], frozenset(t for _, _, t in boosts if t))
 
 
@@ -387,7 +561,8 @@ class SearchIndex:
             if term:
                 n = self._total[term]
                 idf = math.log(1 + abs((count - n + 0.5) / (n + 0.5)))
-                doc["boost"] = round(weight * 10 / (max(idf, 0.1) * max(length, 1)), 4)
+                shorter = math.exp(PER_CHAR * min(length, LONGEST))
+                doc["boost"] = float(f"{weight / (max(idf, 0.1) * shorter):.4g}")
         return run.out
 
 
@@ -398,3 +573,24 @@ def reshape(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[
     """``SearchIndex.reshape`` without memory of an earlier call."""
     return SearchIndex().reshape(index, pages)
 
+
+
+def zensical_index(index: Mapping[str, Any], pages: Mapping[str, PageEntries]) -> dict[str, Any]:
+    """Zensical's ``search.json`` (``items``: ``location``, ``level``, ``title``, ``text``,
+    ``path``, ``tags``) with a model page's property table and nested objects as one item per
+    row (level 3, right after the page's own item), as ``reshape`` does for Material. Zensical
+    has no boosts: its ranking is its own."""
+    items: list[Any] = []
+    for item in index.get("items", []):
+        page, _, anchor = str(item.get("location", "")).partition("#")
+        entries = pages.get(page)
+        if entries is None or not entries.fields:
+            items.append(item)
+        elif not anchor:
+            items.append(item)
+            for doc in _model_docs(page, replace(entries, functions=(), operations=())):
+                doc.pop("_weight")
+                items.append({**doc, "level": 3, "path": item.get("path", []), "tags": []})
+        elif not (f"#{anchor}" in (PROPERTIES, NESTED) or anchor.startswith(OBJECT)):
+            items.append(item)
+    return {**index, "items": items}
