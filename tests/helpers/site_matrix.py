@@ -107,6 +107,8 @@ class UserSite:
     """``integration``: also in the integration tier; ``slow``: the release tier only."""
     skip: str = ""
     """Why it cannot be built yet (the test is skipped with it)."""
+    docs: dict[str, str] = field(default_factory=dict)
+    """Files of its own in ``docs_dir`` besides ``HAND_WRITTEN``."""
 
 
 LARGE = UserSite(
@@ -160,6 +162,10 @@ SITES = [
     UserSite("two-releases", releases=("1.31", "1.32"), theme={"features": REPO_FEATURES}),
     UserSite("awesome-nav", config={"plugins": ["awesome-nav"]},
              theme={"features": ["navigation.sections", "navigation.indexes"]}),
+    UserSite("awesome-nav-releases-in-a-section", config={"plugins": ["awesome-nav"]},
+             releases=("1.31", "1.32"), theme={"features": ["navigation.tabs", "navigation.indexes"]},
+             docs={".nav.yml": "nav:\n  - index.md\n  - Guide: guide\n  - API reference:\n"
+                               "      - '1.31'\n      - '1.32'\n  - about.md\n"}),
     UserSite("unproven-feature", theme={"features": ["navigation.prune", "navigation.someday"]},
              off=("nav_cache",)),
     UserSite("unproven-extension", config={"markdown_extensions": [
@@ -174,7 +180,7 @@ def write_site(root: Path, site: UserSite, groups: list[str] | None, name: str =
     given); the path of the configuration file."""
     docs = root / "docs"
     if not docs.exists():
-        for path, text in HAND_WRITTEN.items():
+        for path, text in {**HAND_WRITTEN, **site.docs}.items():
             (docs / path).parent.mkdir(parents=True, exist_ok=True)
             (docs / path).write_text(text, encoding="utf-8")
     theme: dict[str, Any] = {"name": "material", "font": False, **site.theme}
