@@ -81,8 +81,8 @@ def test_what_each_is_proven_on(tmp_path: Path) -> None:
         "custom_dir overrides partials/nav-item.html"
     assert unproven("headings_page", _config([], extensions=[
         "markdown.extensions.toc", "pymdownx.tabbed"])) is None
-    assert unproven("headings_page", _config([], extensions=["toc", "pymdownx.smartsymbols"])) == \
-        "Markdown extensions ['pymdownx.smartsymbols'] not among those it is proven on"
+    assert unproven("headings_page", _config([], extensions=["toc", "pymdownx.saneheaders"])) == \
+        "Markdown extensions ['pymdownx.saneheaders'] not among those it is proven on"
     assert unproven("search_entries", _config([], plugins=("material/search",))) is None
     assert unproven("search_entries", _config([], plugins=("offline",))) == "no Material search plugin"
 

@@ -44,10 +44,11 @@ PROVEN_EXTENSIONS = frozenset({
     "meta", "sane_lists", "tables", "toc", "pymdownx.arithmatex", "pymdownx.betterem",
     "pymdownx.caret", "pymdownx.critic", "pymdownx.details", "pymdownx.emoji",
     "pymdownx.highlight", "pymdownx.inlinehilite", "pymdownx.keys", "pymdownx.mark",
-    "pymdownx.snippets", "pymdownx.superfences", "pymdownx.tabbed", "pymdownx.tasklist",
-    "pymdownx.tilde"})
+    "pymdownx.smartsymbols", "pymdownx.snippets", "pymdownx.superfences", "pymdownx.tabbed",
+    "pymdownx.tasklist", "pymdownx.tilde", "smarty"})
 """Markdown extensions ``headings_page`` is proven on: none changes a heading of the plain text
-``render.headings`` accepts (``smarty`` and ``pymdownx.smartsymbols`` would: ``(c)``, ``1/2``)."""
+``render.headings`` accepts (it leaves pages with text ``smarty`` and ``smartsymbols`` change,
+such as ``(c)`` or ``1/2``, to Python-Markdown)."""
 SEARCH_PLUGINS = frozenset({"search", "material/search"})
 """Material's search plugin, whose documented ``search: exclude`` meta ``search_entries`` uses."""
 

@@ -25,6 +25,7 @@ USUAL_EXTENSIONS: list[Any] = [
     "pymdownx.snippets", {"pymdownx.tabbed": {"alternate_style": True}},
     {"pymdownx.tasklist": {"custom_checkbox": True}}, "pymdownx.keys", "pymdownx.mark",
     "pymdownx.tilde", "pymdownx.caret", "pymdownx.betterem", "pymdownx.critic",
+    "pymdownx.smartsymbols",
     {"pymdownx.emoji": {"emoji_index": "!!python/name:material.extensions.emoji.twemoji",
                         "emoji_generator": "!!python/name:material.extensions.emoji.to_svg"}}]
 """The Markdown extensions of a large real Material site (Material's own recommendations)."""
@@ -168,8 +169,10 @@ SITES = [
                                "      - '1.31'\n      - '1.32'\n  - about.md\n"}),
     UserSite("unproven-feature", theme={"features": ["navigation.prune", "navigation.someday"]},
              off=("nav_cache",)),
+    UserSite("smarty", config={"markdown_extensions": [*USUAL_EXTENSIONS, "smarty"]},
+             theme={"features": REPO_FEATURES}),
     UserSite("unproven-extension", config={"markdown_extensions": [
-        *USUAL_EXTENSIONS, "pymdownx.smartsymbols"]}, off=("headings_page",)),
+        *USUAL_EXTENSIONS, "pymdownx.saneheaders"]}, off=("headings_page",)),
     LARGE,
 ]
 
