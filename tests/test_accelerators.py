@@ -138,3 +138,26 @@ def test_an_accelerator_that_raises_turns_off_and_the_theme_renders(
     on, off = built[name], built["none"]
     assert sorted(on) == sorted(off) and len(on) > 40
     assert [p for p in off if on[p] != off[p]] == []
+
+
+@pytest.mark.parametrize(("features", "said"), [
+    (["navigation.tabs"], "k8s-api-docs: theme feature navigation.prune turned on: every page "
+                          "would otherwise carry the navigation of every generated page"),
+    (["navigation.expand"], "k8s-api-docs: theme feature navigation.prune turned on: every page "
+                            "would otherwise carry the navigation of every generated page; "
+                            "navigation.expand then opens only the sections on a page's own path"),
+    (["navigation.prune", "navigation.tabs"], None),
+])
+def test_the_plugin_prunes_the_navigation_and_says_so(
+        features: list[str], said: str | None, caplog: pytest.LogCaptureFixture) -> None:
+    """Bounded pages in any configuration (issue 35): Material's ``navigation.prune`` on."""
+    config = SimpleNamespace(theme=SimpleNamespace(
+        name="material", get=lambda key, default=None: features if key == "features" else default))
+    caplog.set_level(logging.INFO)
+    plugin.prune_navigation(config)  # type: ignore[arg-type]
+    assert "navigation.prune" in features
+    assert [r.getMessage() for r in caplog.records] == ([said] if said else [])
+    other: list[str] = []
+    plugin.prune_navigation(SimpleNamespace(theme=SimpleNamespace(  # type: ignore[arg-type]
+        name="mkdocs", get=lambda key, default=None: other)))
+    assert other == []

@@ -148,8 +148,8 @@ def prune_navigation(config: MkDocsConfig) -> None:
     features.append(PRUNE)
     expand = f"; {EXPAND} then opens only the sections on a page's own path" \
         if EXPAND in features else ""
-    log.info(f"k8s-api-docs: theme feature {PRUNE} turned on: every page would otherwise carry "
-             f"the navigation of every generated page{expand}")
+    accelerators.log.info(f"k8s-api-docs: theme feature {PRUNE} turned on: every page would otherwise carry "
+                          f"the navigation of every generated page{expand}")
 
 
 class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
