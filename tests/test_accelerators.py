@@ -62,7 +62,7 @@ def _config(features: list[str], custom_dir: str | None = None,
     theme = SimpleNamespace(name="material", custom_dir=custom_dir,
                             get=lambda key, default=None: features if key == "features" else default)
     return {"theme": theme, "markdown_extensions": extensions or ["toc", "attr_list"],
-            "plugins": dict.fromkeys(plugins)}
+            "plugins": dict.fromkeys(plugins), "use_directory_urls": True}
 
 
 def test_what_each_is_proven_on(tmp_path: Path) -> None:
@@ -85,6 +85,9 @@ def test_what_each_is_proven_on(tmp_path: Path) -> None:
         "Markdown extensions ['pymdownx.saneheaders'] not among those it is proven on"
     assert unproven("search_entries", _config([], plugins=("material/search",))) is None
     assert unproven("search_entries", _config([], plugins=("offline",))) == "no Material search plugin"
+    files = {**_config([]), "use_directory_urls": False}  # until the matrix proves them there
+    assert {unproven(name, files) for name in accelerators.NAMES} == \
+        {"use_directory_urls: false is not among the options it is proven on"}
 
 
 FORCED_RAISE: dict[str, tuple[Any, str, int]] = {

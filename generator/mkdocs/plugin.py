@@ -148,8 +148,8 @@ def prune_navigation(config: MkDocsConfig) -> None:
     features.append(PRUNE)
     expand = f"; {EXPAND} then opens only the sections on a page's own path" \
         if EXPAND in features else ""
-    accelerators.log.info(f"k8s-api-docs: theme feature {PRUNE} turned on: every page would otherwise carry "
-                          f"the navigation of every generated page{expand}")
+    accelerators.log.info(f"k8s-api-docs: theme feature {PRUNE} turned on: every page would "
+                          f"otherwise carry the navigation of every generated page{expand}")
 
 
 class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
@@ -191,7 +191,6 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def on_config(self, config: MkDocsConfig) -> MkDocsConfig | None:
         if not self.config.enabled:
             return config
-        accelerators.start_build()
         if not config.use_directory_urls:
             raise PluginError("k8s-api-docs: generated pages link published directory URLs; "
                               "set use_directory_urls: true (the MkDocs default)")
@@ -235,7 +234,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if self.site is None or self.pages_dir is None:
             return files
-        self._fast_headings = fast_headings(config)  # after every plugin's on_config
+        accelerators.start_build()  # before the first accelerator runs, after every on_config
+        self._fast_headings = fast_headings(config)
         docs_home = files.get_file_from_path("index.md")
         if self._release_layout and docs_home is not None and docs_home.abs_src_path:
             files.remove(docs_home)

@@ -158,6 +158,7 @@ SITES = [
     UserSite("override-partials", overrides=partials(),
              theme={"features": ["navigation.indexes", "toc.integrate"]}),
     UserSite("no-directory-urls", config={"use_directory_urls": False},
+             off=("headings_page", "nav_cache", "search_entries"),
              skip="use_directory_urls: false is refused by the plugin until issue 35 item 4 lands"),
     UserSite("own-nav", config={"nav": OWN_NAV}, theme={"features": ["navigation.indexes"]}),
     UserSite("two-releases", releases=("1.31", "1.32"), theme={"features": REPO_FEATURES}),
