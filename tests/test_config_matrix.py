@@ -99,6 +99,7 @@ def test_built_both_ways_alike(site: UserSite, tmp_path: Path, monkeypatch: pyte
     assert html_files(on_dir)
 
 
+@pytest.mark.integration
 def test_tabs_mark_the_pages_own_release(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                          caplog: pytest.LogCaptureFixture) -> None:
     """Issue 35's first failure, on main at 83b3305: with ``navigation.tabs`` on two releases,
@@ -117,6 +118,7 @@ def test_tabs_mark_the_pages_own_release(tmp_path: Path, monkeypatch: pytest.Mon
         assert "1.32" in _TAG.sub("", active[0][1]), (page, active)
 
 
+@pytest.mark.integration
 def test_a_renamed_nav_macro_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                     caplog: pytest.LogCaptureFixture) -> None:
     """Issue 35's second failure, on main at 83b3305: overrides of ``partials/nav.html`` and
