@@ -15,4 +15,4 @@ VENV=${NEWEST_VENV:-$HOME/.cache/k8s-api-docs/newest-allowed}
 "$VENV/bin/python" -m pip install -q --upgrade --upgrade-strategy eager -e '.[test]'
 "$VENV/bin/python" -m pip list 2>/dev/null | grep -iE '^(mkdocs|mkdocs-material|jinja2|markdown) '
 "$VENV/bin/python" -m pytest -q -p no:cacheprovider tests/test_nav_cache.py tests/test_headings_page.py \
-  tests/test_page_cache.py tests/test_accelerators.py tests/test_search_sections.py "$@"
+  tests/test_accelerators.py tests/test_search_sections.py tests/test_config_matrix.py "$@"

@@ -171,3 +171,18 @@ def test_a_page_it_cannot_read_is_reported_by_mkdocs(site_config: Any, tmp_path:
     with pytest.raises(OSError):
         HeadingsPage(None, file, site_config, True).read_source(site_config)
     assert "File not found: gone.md" in caplog.text
+
+
+@pytest.mark.parametrize("title", ["Fee (c) 2026", "Mark (tm)", "Half 1/2", "The 2nd try",
+                                   "a -- b", "Wait...", "c/o Ops"])
+def test_text_typographic_extensions_change_is_left_to_python_markdown(title: str) -> None:
+    """``smarty`` and ``pymdownx.smartsymbols`` (on ``headings_page``'s allowlist) change such
+    heading text; ``render_headings`` leaves those pages to Python-Markdown."""
+    text = f"# Page\n\n## {title}\n"
+    configs = {"toc": {"permalink": True}}
+    typographic = markdown.Markdown(extensions=["toc", "attr_list", "smarty", "pymdownx.smartsymbols"],
+                                    extension_configs=configs).convert(text)
+    assert typographic != markdown.Markdown(extensions=["toc", "attr_list"],
+                                            extension_configs=configs).convert(text)
+    assert render_headings(text) is None
+    assert render_headings("# Page\n\n## Plain (v1, beta) 1.32\n") is not None

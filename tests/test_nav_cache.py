@@ -52,15 +52,14 @@ def sites(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
     caches: list[NavCache] = []
     install = nav_cache.install
 
-    def recording(env: Any, **options: Any) -> NavCache:
-        caches.append(install(env, **options))
+    def recording(env: Any) -> NavCache:
+        caches.append(install(env))
         return caches[-1]
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv(accelerators.ENV, "headings_page,nav_cache,search_entries")  # not page_cache
         patch.setattr(plugin.nav_cache, "install", recording)
         cached = _files(_build(root, "cached", request.param))
-        patch.setattr(plugin.nav_cache, "install", lambda env, **_: None)
+        patch.setattr(plugin.nav_cache, "install", lambda env: None)
         plain = _files(_build(root, "plain", request.param))
     return cached, plain, caches
 
@@ -92,7 +91,9 @@ PAGE_COMMENT = "<!-- {{ page.url if page }} -->\n"
 
 def _farm(root: Path, comment: str) -> tuple[dict[str, bytes], dict[str, bytes], list[NavCache]]:
     """One release of the fixture spec built with ``comment`` in an override of the nav, with
-    the nav cache and without it."""
+    the nav cache and without it. Such an override is not on the cache's allowlist
+    (``accelerators.NAV_TEMPLATES``): these builds take it off the list, to show the probe
+    catches what the allowlist keeps out."""
     shutil.copytree(REPO / "site_src", root / "docs")
     (root / "overrides" / "partials").mkdir(parents=True)
     nav = Path(material.__file__).parent / "templates" / "partials" / "nav.html"
@@ -101,8 +102,8 @@ def _farm(root: Path, comment: str) -> tuple[dict[str, bytes], dict[str, bytes],
     caches: list[NavCache] = []
     install = nav_cache.install
 
-    def recording(env: Any, **options: Any) -> NavCache:
-        caches.append(install(env, **options))
+    def recording(env: Any) -> NavCache:
+        caches.append(install(env))
         return caches[-1]
 
     sites = []
@@ -115,8 +116,9 @@ def _farm(root: Path, comment: str) -> tuple[dict[str, bytes], dict[str, bytes],
                       "cache_dir": str(root / f"cache-{name}")}}]}
         (root / f"{name}.yml").write_text(json.dumps(config), encoding="utf-8")
         with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(accelerators, "NAV_TEMPLATES", ())
             patch.setattr(plugin.nav_cache, "install",
-                          recording if name == "cached" else lambda env, **_: None)
+                          recording if name == "cached" else lambda env: None)
             sites.append(_files(_build_config(root / f"{name}.yml")))
     return sites[0], sites[1], caches
 

@@ -3,7 +3,8 @@
 release build for pages of headings only. ``HeadingsPage.render`` uses ``render_headings``
 (``Up:`` links rewritten by MkDocs' own link processor, to pages that exist) and falls back to
 MkDocs' own rendering for anything else; ``renders_headings_alike`` first compares the two on a
-sample page of every supported form under the site's Markdown configuration.
+sample page of every supported form under the site's Markdown configuration. Any exception turns
+it off for the rest of the build (``accelerators.broke``) and the page is MkDocs'.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 from mkdocs.structure.toc import get_toc
 
+from generator.mkdocs import accelerators
 from generator.render.headings import SAMPLE, render_headings
 
 try:  # MkDocs' link rewriting (private): without it, Up links go through Python-Markdown
@@ -23,9 +25,14 @@ try:  # MkDocs' link rewriting (private): without it, Up links go through Python
 except ImportError:  # pragma: no cover - another MkDocs
     _RelativePathTreeprocessor = None  # type: ignore[assignment,misc]
 
+NAME = "headings_page"
+
 
 def renders_headings_alike(config: MkDocsConfig) -> bool:
-    """Whether this site's Markdown configuration renders headings as ``render_headings`` does."""
+    """Whether this site's Markdown configuration renders headings as ``render_headings`` does
+    (and MkDocs has the link processor it uses)."""
+    if _RelativePathTreeprocessor is None:
+        return False
     md = markdown.Markdown(extensions=config["markdown_extensions"],
                            extension_configs=config["mdx_configs"] or {})
     expected = md.convert(SAMPLE)
@@ -46,7 +53,7 @@ class HeadingsPage(Page):
     def read_source(self, config: MkDocsConfig) -> None:
         """As MkDocs reads it; a page starting with a heading line holds no meta-data (and
         ``meta.get_data`` splits and joins its whole text to find none)."""
-        if not config.plugins.events["page_read_source"]:
+        if self._fast and not config.plugins.events["page_read_source"]:
             try:
                 source = self.file.content_string
             except (OSError, ValueError):  # MkDocs reports it
@@ -57,13 +64,18 @@ class HeadingsPage(Page):
         super().read_source(config)
 
     def render(self, config: MkDocsConfig, files: Files) -> None:
-        rendered = render_headings(self.markdown or "", self._linker(config, files)) \
-            if self._fast else None
-        if rendered is None:
+        rendered, toc = None, None
+        if self._fast and accelerators.wanted(NAME):
+            try:
+                rendered = render_headings(self.markdown or "", self._linker(config, files))
+                toc = get_toc(rendered.toc_tokens) if rendered else None  # type: ignore[arg-type]
+            except Exception as exc:  # whatever it is, MkDocs renders
+                rendered = None
+                accelerators.broke(NAME, exc)
+        if rendered is None or toc is None:
             super().render(config, files)
             return
-        self.content = rendered.html
-        self.toc = get_toc(rendered.toc_tokens)  # type: ignore[arg-type]  # the tokens' shape
+        self.content, self.toc = rendered.html, toc
         self._title_from_render = rendered.title
         self.present_anchor_ids = rendered.ids
         self.links_to_anchors = {}
@@ -71,8 +83,6 @@ class HeadingsPage(Page):
     def _linker(self, config: MkDocsConfig, files: Files) -> Callable[[str], str | None]:
         """The URL MkDocs writes for a link to a page that exists; ``None`` for any other
         target (Python-Markdown then renders the page, and MkDocs reports the link)."""
-        if _RelativePathTreeprocessor is None:
-            return lambda target: None
         links = _RelativePathTreeprocessor(self.file, files, config)
 
         def link(target: str) -> str | None:

@@ -11,7 +11,7 @@ entry (as D saw it) rendered as the current one, both by the theme's own
 them. D is the first page rendered in the section and directory; the theme renders it, pages
 twice in the nav and every page the entries are not found once for. The first
 derived navigations, and the first at each nav level, are compared with the theme's full render;
-on a difference the theme renders the rest of the build (logged once).
+on a difference, or any exception, the theme renders the rest of the build (logged once).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import jinja2
 from jinja2 import pass_context
 from markupsafe import Markup
 
-from generator.mkdocs.accelerators import same_as_theme, to_compare
+from generator.mkdocs.accelerators import broke, same_as_theme, to_compare
 
 NAV = "partials/nav.html"
 NAV_ITEM = "partials/nav-item.html"
@@ -141,16 +141,16 @@ class NavCache:
         self.donors: dict[tuple[str, Parts], _Donor | None] = {}
         """Per section and URL directory: the first page rendered there (``None``: not usable)."""
         self.hits = self.misses = 0
-        self.last: tuple[str, dict[str, Any]] | None = None
-        """The latest navigation and its variables (``page_cache`` cuts pages there)."""
 
     def render_variables(self, variables: dict[str, Any]) -> Markup:
-        """The page's navigation; the one just rendered for the same page (rendered again)."""
-        last = self.last
-        html = last[0] if self.enabled and last is not None and last[1].get("page") is \
-            variables.get("page") else self._render(variables)
-        self.last = html, variables
-        return Markup(html)
+        """The page's navigation: derived, or on any exception the theme's (and off from then)."""
+        if self.enabled:
+            try:
+                return Markup(self._render(variables))
+            except Exception as exc:  # whatever it is, the theme renders
+                self.enabled = False
+                broke(self.name, exc)
+        return Markup(self._full(variables))
 
     def _render(self, variables: dict[str, Any]) -> str:
         entry = self._entry(variables) if self.enabled else None
@@ -215,11 +215,9 @@ class NavCache:
         return "".join((html[:x[0]], x_text, html[x[1]:y[0]], y_text, html[y[1]:]))
 
 
-def install(env: jinja2.Environment, enabled: bool = True) -> NavCache:
-    """``partials/nav.html`` rendered through a ``NavCache`` (``enabled=False``: the theme's
-    navigation, for ``page_cache`` to cut pages at)."""
+def install(env: jinja2.Environment) -> NavCache:
+    """``partials/nav.html`` rendered through a ``NavCache``."""
     cache = NavCache(env)
-    cache.enabled = enabled
     if env.loader is not None:
         source = env.loader.get_source(env, NAV)[0]
         env.loader = jinja2.ChoiceLoader([

@@ -32,7 +32,7 @@ from mkdocs.structure.files import File, Files
 
 from generator.config import HISTORY_SCOPES, LAYOUTS, PLUGIN_DEFAULTS, SiteConfig, plugin_config
 from generator.errors import GeneratorError, Level
-from generator.mkdocs import accelerators, nav_cache, page_cache
+from generator.mkdocs import accelerators, nav_cache
 from generator.mkdocs.headings_page import HeadingsPage, renders_headings_alike
 from generator.output.restamp import mark_outdated, restamp_site
 from generator.output.writer import sync_tree, write_file
@@ -117,6 +117,39 @@ class _DirtyServeNotice(logging.Filter):
 _DIRTY_NOTICE = _DirtyServeNotice()
 
 
+def fast_headings(config: MkDocsConfig) -> bool:
+    """Whether generated pages are rendered by ``headings_page`` (says why not, once)."""
+    if not accelerators.running("headings_page", config):
+        return False
+    try:
+        if renders_headings_alike(config):
+            return True
+    except Exception as exc:  # whatever it is, MkDocs renders
+        accelerators.broke("headings_page", exc)
+        return False
+    accelerators.turned_off("headings_page", "a sample page renders otherwise")
+    return False
+
+
+PRUNE, EXPAND = "navigation.prune", "navigation.expand"
+
+
+def prune_navigation(config: MkDocsConfig) -> None:
+    """Material's ``navigation.prune`` on, said once: without it every page of the site carries
+    the navigation of every generated page (hundreds of KB a page). With ``navigation.expand``
+    (which Material documents as incompatible) pages still open the sections on their own path."""
+    if getattr(config.theme, "name", None) != "material":
+        return
+    features = config.theme.get("features")
+    if not isinstance(features, list) or PRUNE in features:
+        return
+    features.append(PRUNE)
+    expand = f"; {EXPAND} then opens only the sections on a page's own path" \
+        if EXPAND in features else ""
+    accelerators.log.info(f"k8s-api-docs: theme feature {PRUNE} turned on: every page would "
+                          f"otherwise carry the navigation of every generated page{expand}")
+
+
 class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def __init__(self) -> None:
         self.site: GeneratedSite | None = None
@@ -183,9 +216,7 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
                      f"{removed} removed) in {self.pages_dir}")
         config.nav = site_nav(config.nav, self.site.nav, self._release_layout,
                               (Path(config.docs_dir) / "index.md").exists())
-        self._fast_headings = accelerators.wanted("headings_page") and renders_headings_alike(config)
-        if accelerators.wanted("headings_page") and not self._fast_headings:
-            accelerators.turned_off("headings_page", "a sample page renders otherwise")
+        prune_navigation(config)
         return config
 
     def site_config(self, base_dir: Path) -> SiteConfig:
@@ -201,6 +232,8 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
     def on_files(self, files: Files, *, config: MkDocsConfig) -> Files | None:
         if self.site is None or self.pages_dir is None:
             return files
+        accelerators.start_build()  # before the first accelerator runs, after every on_config
+        self._fast_headings = fast_headings(config)
         docs_home = files.get_file_from_path("index.md")
         if self._release_layout and docs_home is not None and docs_home.abs_src_path:
             files.remove(docs_home)
@@ -233,15 +266,13 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
         return files
 
     def on_env(self, env: Any, *, config: MkDocsConfig, files: Files) -> Any:
-        """Material's navigation is derived from a sibling page's (``nav_cache``), and with the
-        theme's own templates the rest of the page too (``page_cache``); the theme's compiled
-        templates are kept in the cache directory."""
-        pages = accelerators.wanted("page_cache") and not config.theme.custom_dir
-        if self.site is not None and config.theme.name == "material" and \
-                (accelerators.wanted("nav_cache") or pages):
-            nav = nav_cache.install(env, enabled=accelerators.wanted("nav_cache"))
-            if pages:
-                page_cache.install(env, nav)
+        """Material's navigation is derived from a sibling page's (``nav_cache``); the theme's
+        compiled templates are kept in the cache directory."""
+        if self.site is not None and accelerators.running("nav_cache", config):
+            try:
+                nav_cache.install(env)
+            except Exception as exc:  # the theme's own navigation then
+                accelerators.broke("nav_cache", exc)
         if self.cache_dir is not None and env.bytecode_cache is None:
             use_bytecode_cache(env, self.cache_dir / "jinja")
         return env
@@ -273,10 +304,15 @@ class K8sApiDocsPlugin(BasePlugin[PluginConfig]):
             page.present_anchor_ids.update(raw_html.element_ids(blocks))
         html = raw_html.restore(html, blocks, search=True) if blocks else html
         ours = self.site is not None and page.file.src_uri in self.site.pages and \
-            accelerators.wanted("search_entries")
-        if ours:  # Material's documented per-page exclusion (front matter ``search: exclude``)
+            accelerators.running("search_entries", config)
+        sections = None
+        try:
+            sections = page_sections(page.url, html, page.title) if ours else None
+        except Exception as exc:  # Material's parser indexes the page then
+            accelerators.broke("search_entries", exc)
+        if sections is not None:  # Material's documented per-page exclusion (``search: exclude``)
             page.meta["search"] = {**(page.meta.get("search") or {}), "exclude": True}
-        self._sections[page.url] = page_sections(page.url, html, page.title) if ours else None
+        self._sections[page.url] = sections
         return html
 
     @event_priority(-100)  # after the search plugin read the meta

@@ -45,6 +45,11 @@ SAMPLE = ("# Sample Title\n\nUp: [Sample 1.2](../index.md)\n\n"
            '### [v1beta1](../core/v1beta1/index.md) <span class="k8s-badge k8s-beta">beta</span>\n')
 
 
+_TYPOGRAPHY = re.compile(r"\((?:tm|c|r)\)|c/o|--|\.\.\.|\d/\d|\d(?:st|nd|rd|th)\b", re.IGNORECASE)
+"""Text ``smarty`` or ``pymdownx.smartsymbols`` would change (``(c)``, ``--``, ``1/2``, ``2nd``…):
+such a page is left to Python-Markdown."""
+
+
 def _linked(link: Callable[[str], str | None], target: str) -> str | None:
     """The URL ``link`` gives ``target``, if Python-Markdown would write it as it is."""
     url = link(target)
@@ -65,7 +70,8 @@ def render_headings(text: str,
                     link: Callable[[str], str | None] = str) -> RenderedHeadings | None:
     """``text`` as Python-Markdown (``toc`` with permalinks, ``attr_list``) renders it, or
     ``None`` when it holds anything but plain headings, placeholders, ``Up:`` links and blank
-    lines. ``link``: the URL written for a link's target (``None``: not rendered here)."""
+    lines, or text that typographic extensions change (``_TYPOGRAPHY``). ``link``: the URL
+    written for a link's target (``None``: not rendered here)."""
     items: list[tuple[int, str, str | None, bool, tuple[str, str], tuple[str, str] | None] | str] = []
     for line in text.split("\n"):
         if not line:
@@ -75,6 +81,8 @@ def render_headings(text: str,
                 return None
             items.append(f"{line}\n\n")
             continue
+        if _TYPOGRAPHY.search(line):
+            return None
         if line.startswith("Up: "):
             up = _UP.fullmatch(line)
             url = _linked(link, up.group(2)) if up else None
