@@ -91,6 +91,7 @@ FILTERS: dict[str, Any] = {
     "md_inline": markup.inline,
     "md_cell": markup.cell,
     "md_block": markup.block,
+    "md_description": markup.description,
     "md_code": markup.code,
     "md_fence": markup.fence,
     "html_block": markup.html_block,

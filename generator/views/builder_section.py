@@ -212,6 +212,8 @@ class _Links:
         model = self.api.models.get(owner)
         if model is None or not (model.field_path or model.crd is not None):
             return None
+        if model.field(f.name) is None:
+            return ""  # k8s-gen's own field (metadata of a schema without one): no row to link
         target = self.plan.target_of(owner)
         if target is None:
             return ""  # an object without a section (not part of its root's tree): no row to link
