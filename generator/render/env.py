@@ -56,6 +56,16 @@ def wbr_code(text: str) -> str:
     return f"<code>{wbr(text)}</code>"
 
 
+@lru_cache(maxsize=4096)
+def nobr_code(text: str) -> str:
+    """A command (``kubectl create -f FILE``) in ``<code>``, each space-separated token escaped
+    in a ``k8s-nobr`` span (``white-space: nowrap``): lines break between tokens only, never
+    inside ``-f`` or after the ``--`` of ``--all-namespaces``."""
+    tokens = str(text).split()
+    return "<code>" + " ".join(f'<span class="k8s-nobr">{markup.inline(t)}</span>'
+                               for t in tokens) + "</code>"
+
+
 def type_html(label: TypeLabel) -> str:
     """A type as HTML (for raw HTML blocks): the name links the published URL of its page."""
     name = wbr(label.name)
@@ -98,6 +108,7 @@ FILTERS: dict[str, Any] = {
     "highlight": highlight,
     "wbr": wbr,
     "wbr_code": wbr_code,
+    "nobr_code": nobr_code,
     "raw_block": raw_block,
     "type_html": type_html,
     "same_shape_html": same_shape_html,
