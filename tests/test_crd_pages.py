@@ -58,8 +58,8 @@ def test_field_path_tree_with_enum_default_and_cel(gateway_pages: dict[str, str]
     # the section of the nested object, linking to its parent section
     section = page.split('<section class="k8s-nested" id="object-spec.rules.matches.path">')[1]
     assert section.split("</section>")[0].count('<tr id="field-spec.rules.matches.path.') == 2
-    assert 'in <a href="#object-spec.rules.matches"><code>spec.rules&#91;&#93;.matches&#91;&#93;</code></a>' \
-        in section
+    assert ('in <a href="#object-spec.rules.matches">'
+            '<code>spec.<wbr>rules&#91;&#93;.<wbr>matches&#91;&#93;</code></a>') in section
     # the CEL rule's message is on the field it validates (the items of backendRefs)
     refs = row(page, "field-spec.rules.backendRefs")
     assert "validation of each item:" in refs and "Must have port for Service reference" in refs
@@ -144,14 +144,21 @@ def test_a_huge_tree_keeps_every_section_and_splits_as_deep_as_it_needs(
     widget = {p: t for p, t in site_.pages.items() if "/widget" in p}
     assert sorted(widget) == ["w1/example.com/v1/widget.md", "w1/example.com/v1/widget/spec.md",
                               "w1/example.com/v1/widget/spec.parts.md"]
-    sections = [i for t in widget.values()
-                for i in re.findall(r'<section class="k8s-nested" id="([^"]+)"', t)]
+    sections = [i for t in widget.values() for i in section_ids(t)]
     assert sorted(sections) == ["object-spec", "object-spec.parts"]
     assert "not shown" not in "".join(widget.values())
     # the sub-pages are in the nav, under their kind
     kind = "w1/example.com/v1/widget"
     assert {"Widget": [{"Widget": f"{kind}.md"}, {"spec": f"{kind}/spec.md"},
                        {"spec.parts": f"{kind}/spec.parts.md"}]} in json_walk(site_.nav)
+
+
+SECTION_ID = re.compile(r'<section class="k8s-nested" id="([^"]+)"|^### .* \{ #(object-[^ ]+) \}$', re.M)
+"""A nested object's section: on the kind's page a ``<section>``, on a sub-page a heading."""
+
+
+def section_ids(text: str) -> list[str]:
+    return [a or b for a, b in SECTION_ID.findall(text)]
 
 
 def json_walk(item: Any) -> list[Any]:
@@ -190,8 +197,10 @@ def test_a_huge_crd_tree_moves_its_top_level_objects_to_pages_of_their_own(
     assert '<a href="../widget/spec/"><code>spec</code></a> (2 objects) is on a page of its own' in main
     # the sub-page: every section under spec, its parent links back to the kind's page
     assert spec.startswith("# Widget <code>spec</code>")
-    assert re.findall(r'<section class="k8s-nested" id="([^"]+)">', spec) == ["object-spec",
-                                                                               "object-spec.parts"]
+    assert section_ids(spec) == ["object-spec", "object-spec.parts"]
+    # each section under a heading of its own (the table of contents), the kind's field-path box
+    assert "\n### <code>spec.<wbr>parts&#91;&#93;</code> { #object-spec.parts }\n" in spec
+    assert 'data-start="example.com/v1/widget/"' in spec
     assert 'in <a href="../#properties"><code>Widget</code></a>' in spec
     assert 'in <a href="#object-spec"><code>spec</code></a>' in spec
     assert "Service parts need a port" in row(spec, "field-spec.parts")
@@ -208,14 +217,17 @@ def test_cert_manager_issuers_split_their_tree_and_every_anchor_stays(shared: Pa
     assert sorted(issuer) == ["1.31/cert-manager.io/v1/clusterIssuer.md",
                               "1.31/cert-manager.io/v1/clusterIssuer/spec.acme.md",
                               "1.31/cert-manager.io/v1/clusterIssuer/spec.md"]
-    ids = [i for t in issuer.values() for i in re.findall(r' id="((?:object|field)-[^"]+)"', t)]
+    ids = [i for t in issuer.values()
+           for i in re.findall(r' id="((?:object|field)-[^"]+)"|^#+ .* \{ #(object-[^ ]+) \}$', t, re.M)]
+    ids = [a or b for a, b in ids]
     assert len(ids) == len(set(ids)) and len([i for i in ids if i.startswith("object-")]) == 154
     assert "field-spec.acme.solvers.http01.ingress.podTemplate.spec.affinity.nodeAffinity" in ids
     # every link into the tree (raw HTML: published directory URLs) names a page and an id that exist
     for page, text in issuer.items():
         for href, anchor in re.findall(r'href="([^"#]*)#((?:object|field)-[^"]+)"', text):
             target = posixpath.normpath(posixpath.join(page[:-3], href)) + ".md" if href else page
-            assert f' id="{anchor}"' in issuer.get(target, ""), (page, href, anchor)
+            text = issuer.get(target, "")
+            assert f' id="{anchor}"' in text or f" {{ #{anchor} }}\n" in text, (page, href, anchor)
 
 
 @pytest.mark.shared

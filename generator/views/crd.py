@@ -5,6 +5,7 @@ nested objects, each a section with its own property table."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from generator.model.types import NESTED_SEPARATOR, ApiSpec, CrdInfo, Model, PrinterColumn
 from generator.views.properties import PropertyRow, SameShape, property_rows, same_shape
@@ -103,6 +104,10 @@ class NestedObjectsPage:
     nested_pages: list[NestedPageLink]
     release_title: str = ""
     nested_omitted: int = 0
+    field_paths: Any = None
+    """``views.lookup.FieldPathBox`` of the page (set by ``views.pages.nested_pages``)."""
+    field_paths_start: str = ""
+    """The kind's entry in ``fieldpaths.json``: paths typed on a sub-page start at the kind."""
 
 
 def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,

@@ -80,6 +80,7 @@
     /* This page's key: its URL below the directory of fieldpaths.json (the release root). */
     var root = new URL(".", url).pathname;
     var start = decodeURIComponent(location.pathname.slice(root.length)).replace(/index\.html$/, "");
+    if (form.dataset.start) start = form.dataset.start;  /* a sub-page of a CRD tree: from its kind */
     input.addEventListener("input", function () {
       load(url).then(function (data) {
         var options = suggestions(data, start, input.value).slice(0, 200);
@@ -124,14 +125,18 @@
     }
   }
 
-  /* Long model names in the navigation wrap between words (camelCase humps), like the
-     identifiers the generator writes with <wbr>, instead of mid-word or cut off. */
-  var HUMP = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})/;
+  /* Long model names and field paths in the navigation and the table of contents wrap between
+     words (camelCase humps, after ".", "/", "_" and "]"), like the identifiers the generator
+     writes with <wbr> (render.env.wbr), instead of mid-word or cut off; the whole label is the
+     link's title (shown on hover). */
+  var HUMP = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})|(?<=[./_\]])(?=[^./_\]\s])/;
   function breakNames() {
     document.querySelectorAll(".md-nav__link .md-ellipsis").forEach(function (el) {
       if (el.childElementCount || el.textContent.trim().length < 16) return;
       var parts = el.textContent.trim().split(HUMP);
       if (parts.length < 2) return;
+      var link = el.closest(".md-nav__link");
+      if (link && !link.title) link.title = el.textContent.trim();
       el.textContent = "";
       parts.forEach(function (part, i) {
         if (i) el.appendChild(document.createElement("wbr"));
