@@ -251,3 +251,41 @@ def test_crd_lifetime_counts_only_the_sites_releases() -> None:
     assert line is not None and "releases known" not in line.group(0)
     assert ("Matcher v1 exists in 1.31; in any API version in 1.31 (this site's releases: 1.31; "
             "a custom resource is known only in the releases its CRDs were read with)") in line.group(0)
+
+
+# -- descriptions as written, links with targets (issue 34 item 3) ---------------------------
+
+READING_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {  # no apiVersion, kind or metadata: k8s-gen still has metadata functions
+        "spec": {"type": "object", "properties": {
+            "mode": {"type": "string", "description": "How it runs.\nPossible values are:\n"
+                                                      "- `Fast`: no checks\n- Slow\n\nThe default is Slow."},
+            "labels": {"type": "array", "description": "Label names.",
+                       "items": {"type": "string", "description": "LabelName is a valid label name."}},
+            "elements": {"type": "array", "items": {"x-kubernetes-preserve-unknown-fields": True}},
+            "data": {"type": "object",
+                     "additionalProperties": {"x-kubernetes-preserve-unknown-fields": True}},
+        }},
+    },
+}
+
+
+def test_descriptions_as_written_item_descriptions_any_types_and_links_with_targets(
+        tmp_path: Path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd(schema=READING_SCHEMA)), encoding="utf-8")
+    page = generate([Release("w1", str(path))], versions=VersionsOptions(enabled=False)).pages[
+        "w1/example.com/v1/widget.md"]
+    assert ("<td><p>How it runs. Possible values are:</p><ul><li><code>Fast</code>: no checks</li>"
+            "<li>Slow</li></ul><p>The default is Slow.</p></td>") in row(page, "field-spec.mode")
+    assert ('<td>Label names.<div class="k8s-item-description"><em>each item:</em> LabelName is a '
+            "valid label name.</div></td>") in row(page, "field-spec.labels")
+    assert "<td>&#91;&#93;any</td>" in row(page, "field-spec.elements")
+    assert "<td>map&#91;string&#93;any</td>" in row(page, "field-spec.data")
+    # every link to a row, section or function of this page has its target (the builder index's
+    # metadata functions linked #field-metadata, a row this schema does not have)
+    ids = set(re.findall(r' id="([^"]+)"', page))
+    links = set(re.findall(r'href="#((?:field|object|obj|fn)-[^"]+)"', page))
+    assert links and links <= ids, sorted(links - ids)
+    assert 'id="fn-metadatawithname"' in page
