@@ -143,6 +143,30 @@
         el.appendChild(document.createTextNode(part));
       });
     });
+    /* Headings: the words of long names (a change page's ValidatingAdmissionPolicyBindingSpec)
+       get the same break opportunities; text the generator already broke (<wbr>) is left. */
+    document.querySelectorAll("article h1, article h2, article h3").forEach(function (h) {
+      if (h.dataset.k8sBroken || h.querySelector("wbr")) return;
+      h.dataset.k8sBroken = "1";
+      var walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT), nodes = [];
+      for (var n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n);
+      nodes.forEach(function (node) {
+        if (node.textContent.length < 16 || node.parentElement.closest(".headerlink")) return;
+        var parts = [];  /* only words of 16 characters or more: "1.32" stays whole */
+        node.textContent.split(/(\s+)/).forEach(function (word) {
+          var pieces = word.length < 16 ? [word] : word.split(HUMP);
+          if (parts.length) parts[parts.length - 1] += pieces.shift();
+          parts.push.apply(parts, pieces);
+        });
+        if (parts.length < 2) return;
+        var frag = document.createDocumentFragment();
+        parts.forEach(function (part, i) {
+          if (i) frag.appendChild(document.createElement("wbr"));
+          frag.appendChild(document.createTextNode(part));
+        });
+        node.parentNode.replaceChild(frag, node);
+      });
+    });
   }
 
   /* The combined site (every release below one MkDocs site, the README's default build): the
