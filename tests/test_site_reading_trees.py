@@ -212,6 +212,12 @@ def test_sub_page_lists_its_sections_and_its_field_path_box_starts_at_the_kind(
         row = page.locator('[id="field-spec.generators.list.elements"]')
         assert "[]any" in row.inner_text()
         assert page.locator("form.k8s-fieldpath output").inner_text() == ""
+        # a builder-function sub-page has the kind's box too
+        page.goto(argo_url + APPSET + "functions.spec.generators/", wait_until="load")
+        box = page.locator("form.k8s-fieldpath input")
+        box.fill("spec.generators[].list.elements")
+        box.press("Enter")
+        page.wait_for_url("**/spec.generators/#field-spec.generators.list.elements")
     finally:
         page.close()
 

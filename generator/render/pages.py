@@ -10,7 +10,14 @@ from generator.model.types import ApiSpec
 from generator.views.builder_section import builder_pages
 from generator.views.changes import ChangesPage
 from generator.views.library import library_pages
-from generator.views.pages import IndexPage, ModelPage, Section, index_pages, model_page, nested_pages
+from generator.views.pages import (
+    IndexPage,
+    ModelPage,
+    Section,
+    index_pages,
+    model_page,
+    nested_pages,
+)
 from generator.views.site import SitePlan
 
 SectionHook = Callable[[ModelPage, ApiSpec, SitePlan], Section | None]

@@ -27,7 +27,7 @@ from generator.libsonnet.builders import (
 )
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.views import site
-from generator.views.pages import ModelPage, first_sentence
+from generator.views.pages import ModelPage, first_sentence, sub_page_box
 from generator.views.properties import TypeLabel, field_anchor, label_for_type
 from generator.views.site import SitePlan, page_url, path_anchor, relative
 
@@ -145,6 +145,10 @@ class BuilderPage:
     kind_href: str
     kind_url: str
     release_title: str = ""
+    field_paths: Any = None
+    """``views.lookup.FieldPathBox`` of the kind (``views.pages.sub_page_box``)."""
+    field_paths_start: str = ""
+    """The kind's entry in ``fieldpaths.json``: paths typed here start at the kind."""
 
 
 class _Links:
@@ -387,5 +391,6 @@ def builder_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str) -> lis
             pages.append(BuilderPage(sub, api.version, model, section,
                                      f"{relative(sub, parent)}#{entry.anchor}",
                                      f"{page_url(sub, parent)}#{entry.anchor}",
-                                     relative(sub, home), page_url(sub, home), title))
+                                     relative(sub, home), page_url(sub, home), title,
+                                     *sub_page_box(model, api, plan, sub)))
     return pages

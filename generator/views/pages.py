@@ -232,14 +232,21 @@ def nested_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str) -> list
     the field-path box of the kind: a path typed there starts at the kind (``spec.generators…``),
     the placeholder is a path through the page's top object."""
     pages = nested_objects_pages(model, api, plan, title)
-    home = plan.model_pages[model.name]
     for sub in pages:
-        box = field_path_box(model, api, plan, sub.path)
-        if box is None:
-            continue
         top = sub.top.field_path.replace("[]", "").replace("{}", "")
         first = sub.top.fields[0].name if sub.top.fields else ""
-        example = f"{top}.{first}" if first else top
-        sub.field_paths = FieldPathBox(box.url, example if _PLAIN_PATH.fullmatch(example) else box.example)
-        sub.field_paths_start = in_release(plan, home)
+        sub.field_paths, sub.field_paths_start = sub_page_box(
+            model, api, plan, sub.path, f"{top}.{first}" if first else top)
     return pages
+
+
+def sub_page_box(model: Model, api: ApiSpec, plan: SitePlan, path: str, example: str = ""
+                 ) -> tuple[FieldPathBox | None, str]:
+    """The field-path box of kind ``model`` on its sub-page ``path`` (``example``: the
+    placeholder when it is a plain path, else the kind's) and the kind's entry in
+    ``fieldpaths.json``, where paths typed there start."""
+    box = field_path_box(model, api, plan, path)
+    if box is None:
+        return None, ""
+    box = FieldPathBox(box.url, example if _PLAIN_PATH.fullmatch(example) else box.example)
+    return box, in_release(plan, plan.model_pages[model.name])
