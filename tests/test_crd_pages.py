@@ -58,8 +58,8 @@ def test_field_path_tree_with_enum_default_and_cel(gateway_pages: dict[str, str]
     # the section of the nested object, linking to its parent section
     section = page.split('<section class="k8s-nested" id="object-spec.rules.matches.path">')[1]
     assert section.split("</section>")[0].count('<tr id="field-spec.rules.matches.path.') == 2
-    assert 'in <a href="#object-spec.rules.matches"><code>spec.rules&#91;&#93;.matches&#91;&#93;</code></a>' \
-        in section
+    assert ('in <a href="#object-spec.rules.matches">'
+            '<code>spec.<wbr>rules&#91;&#93;.<wbr>matches&#91;&#93;</code></a>') in section
     # the CEL rule's message is on the field it validates (the items of backendRefs)
     refs = row(page, "field-spec.rules.backendRefs")
     assert "validation of each item:" in refs and "Must have port for Service reference" in refs
@@ -144,14 +144,21 @@ def test_a_huge_tree_keeps_every_section_and_splits_as_deep_as_it_needs(
     widget = {p: t for p, t in site_.pages.items() if "/widget" in p}
     assert sorted(widget) == ["w1/example.com/v1/widget.md", "w1/example.com/v1/widget/spec.md",
                               "w1/example.com/v1/widget/spec.parts.md"]
-    sections = [i for t in widget.values()
-                for i in re.findall(r'<section class="k8s-nested" id="([^"]+)"', t)]
+    sections = [i for t in widget.values() for i in section_ids(t)]
     assert sorted(sections) == ["object-spec", "object-spec.parts"]
     assert "not shown" not in "".join(widget.values())
     # the sub-pages are in the nav, under their kind
     kind = "w1/example.com/v1/widget"
     assert {"Widget": [{"Widget": f"{kind}.md"}, {"spec": f"{kind}/spec.md"},
                        {"spec.parts": f"{kind}/spec.parts.md"}]} in json_walk(site_.nav)
+
+
+SECTION_ID = re.compile(r'<section class="k8s-nested" id="([^"]+)"|^### .* \{ #(object-[^ ]+) \}$', re.M)
+"""A nested object's section: on the kind's page a ``<section>``, on a sub-page a heading."""
+
+
+def section_ids(text: str) -> list[str]:
+    return [a or b for a, b in SECTION_ID.findall(text)]
 
 
 def json_walk(item: Any) -> list[Any]:
@@ -190,8 +197,10 @@ def test_a_huge_crd_tree_moves_its_top_level_objects_to_pages_of_their_own(
     assert '<a href="../widget/spec/"><code>spec</code></a> (2 objects) is on a page of its own' in main
     # the sub-page: every section under spec, its parent links back to the kind's page
     assert spec.startswith("# Widget <code>spec</code>")
-    assert re.findall(r'<section class="k8s-nested" id="([^"]+)">', spec) == ["object-spec",
-                                                                               "object-spec.parts"]
+    assert section_ids(spec) == ["object-spec", "object-spec.parts"]
+    # each section under a heading of its own (the table of contents), the kind's field-path box
+    assert "\n### <code>spec.<wbr>parts&#91;&#93;</code> { #object-spec.parts }\n" in spec
+    assert 'data-start="example.com/v1/widget/"' in spec
     assert 'in <a href="../#properties"><code>Widget</code></a>' in spec
     assert 'in <a href="#object-spec"><code>spec</code></a>' in spec
     assert "Service parts need a port" in row(spec, "field-spec.parts")
@@ -209,21 +218,22 @@ def test_cert_manager_issuers_split_their_tree_and_every_anchor_stays(shared: Pa
     # so spec's tree (154 sections before) fits one sub-page again
     assert sorted(issuer) == ["1.31/cert-manager.io/v1/clusterIssuer.md",
                               "1.31/cert-manager.io/v1/clusterIssuer/spec.md"]
-    ids = [i for t in issuer.values() for i in re.findall(r' id="((?:object|field)-[^"]+)"', t)]
+    ids = [i for t in issuer.values()
+           for i in re.findall(r' id="((?:object|field)-[^"]+)"|^#+ .* \{ #(object-[^ ]+) \}$', t, re.M)]
+    ids = [a or b for a, b in ids]
     assert len(ids) == len(set(ids)) and len([i for i in ids if i.startswith("object-")]) == 100
     assert "field-spec.acme.solvers.http01.gatewayHTTPRoute.podTemplate.spec.affinity.nodeAffinity" in ids
     assert "field-spec.acme.solvers.http01.ingress.podTemplate.spec.affinity.nodeAffinity" not in ids
     spec = issuer["1.31/cert-manager.io/v1/clusterIssuer/spec.md"]
-    repeat = re.search(r'<section class="k8s-nested" id="object-spec.acme.solvers.http01.ingress'
-                       r'.podTemplate">.*?</section>', spec, re.S)
-    assert repeat and '<table>' not in repeat.group(0)
-    assert ('The same fields as <a href="#object-spec.acme.solvers.http01.gatewayHTTPRoute.podTemplate">'
-            in repeat.group(0))
+    repeat = re.search(r'<p class="k8s-repeat" data-path="spec.acme.solvers\[\].http01.ingress.podTemplate" '
+                       r'data-first="[^"]*">The same fields as <a href="([^"]*)">', spec)
+    assert repeat and repeat.group(1) == "#object-spec.acme.solvers.http01.gatewayHTTPRoute.podTemplate"
     # every link into the tree (raw HTML: published directory URLs) names a page and an id that exist
     for page, text in issuer.items():
         for href, anchor in re.findall(r'href="([^"#]*)#((?:object|field)-[^"]+)"', text):
             target = posixpath.normpath(posixpath.join(page[:-3], href)) + ".md" if href else page
-            assert f' id="{anchor}"' in issuer.get(target, ""), (page, href, anchor)
+            text = issuer.get(target, "")
+            assert f' id="{anchor}"' in text or f" {{ #{anchor} }}\n" in text, (page, href, anchor)
 
 
 @pytest.mark.shared
@@ -247,3 +257,41 @@ def test_crd_lifetime_counts_only_the_sites_releases() -> None:
     assert line is not None and "releases known" not in line.group(0)
     assert ("Matcher v1 exists in 1.31; in any API version in 1.31 (this site's releases: 1.31; "
             "a custom resource is known only in the releases its CRDs were read with)") in line.group(0)
+
+
+# -- descriptions as written, links with targets (issue 34 item 3) ---------------------------
+
+READING_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {  # no apiVersion, kind or metadata: k8s-gen still has metadata functions
+        "spec": {"type": "object", "properties": {
+            "mode": {"type": "string", "description": "How it runs.\nPossible values are:\n"
+                                                      "- `Fast`: no checks\n- Slow\n\nThe default is Slow."},
+            "labels": {"type": "array", "description": "Label names.",
+                       "items": {"type": "string", "description": "LabelName is a valid label name."}},
+            "elements": {"type": "array", "items": {"x-kubernetes-preserve-unknown-fields": True}},
+            "data": {"type": "object",
+                     "additionalProperties": {"x-kubernetes-preserve-unknown-fields": True}},
+        }},
+    },
+}
+
+
+def test_descriptions_as_written_item_descriptions_any_types_and_links_with_targets(
+        tmp_path: Path) -> None:
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd(schema=READING_SCHEMA)), encoding="utf-8")
+    page = generate([Release("w1", str(path))], versions=VersionsOptions(enabled=False)).pages[
+        "w1/example.com/v1/widget.md"]
+    assert ("<td><p>How it runs. Possible values are:</p><ul><li><code>Fast</code>: no checks</li>"
+            "<li>Slow</li></ul><p>The default is Slow.</p></td>") in row(page, "field-spec.mode")
+    assert ('<td>Label names.<div class="k8s-item-description"><em>each item:</em> LabelName is a '
+            "valid label name.</div></td>") in row(page, "field-spec.labels")
+    assert "<td>&#91;&#93;any</td>" in row(page, "field-spec.elements")
+    assert "<td>map&#91;string&#93;any</td>" in row(page, "field-spec.data")
+    # every link to a row, section or function of this page has its target (the builder index's
+    # metadata functions linked #field-metadata, a row this schema does not have)
+    ids = set(re.findall(r' id="([^"]+)"', page))
+    links = set(re.findall(r'href="#((?:field|object|obj|fn)-[^"]+)"', page))
+    assert links and links <= ids, sorted(links - ids)
+    assert 'id="fn-metadatawithname"' in page

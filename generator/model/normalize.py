@@ -255,9 +255,19 @@ def elements_of(schema: dict[str, Any]) -> tuple[ElementFacts, ...]:
             has_default="default" in schema, constraints=constraints_of(schema),
             validations=rules_of(schema),
             alternatives=alternatives_of(schema) if _ALTERNATIVES & schema.keys() else (),
-            nullable=schema.get("nullable") is True)
+            nullable=schema.get("nullable") is True,
+            description=_element_description(schema))
         if not facts.empty:
             out.append(facts)
+
+
+def _element_description(schema: dict[str, Any]) -> str:
+    """An item's (a map value's) own description, unless its object has a section that shows it
+    (properties, a reference)."""
+    text = schema.get("description")
+    if not text or "properties" in schema or "$ref" in schema:
+        return ""
+    return str(text)
 
 
 def rules_of(schema: dict[str, Any]) -> tuple[tuple[tuple[str, Any], ...], ...]:

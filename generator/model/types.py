@@ -108,11 +108,14 @@ class ElementFacts:
     validations: Rules = ()
     alternatives: tuple[Alternatives, ...] = ()
     nullable: bool = False
+    description: str = ""
+    """The items' (values') own description, when they are not an object with properties (whose
+    section shows it): ``LabelName is a valid Prometheus label name…`` of a ``[]string``."""
 
     @property
     def empty(self) -> bool:
         return not (self.enum or self.has_default or self.constraints or self.validations
-                    or self.alternatives or self.nullable)
+                    or self.alternatives or self.nullable or self.description)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"of": self.of}
@@ -128,6 +131,8 @@ class ElementFacts:
             out["alternatives"] = [a.to_dict() for a in self.alternatives]
         if self.nullable:
             out["nullable"] = True
+        if self.description:
+            out["description"] = self.description
         return out
 
 

@@ -56,6 +56,16 @@ def wbr_code(text: str) -> str:
     return f"<code>{wbr(text)}</code>"
 
 
+@lru_cache(maxsize=4096)
+def nobr_code(text: str) -> str:
+    """A command (``kubectl create -f FILE``) in ``<code>``, each space-separated token escaped
+    in a ``k8s-nobr`` span (``white-space: nowrap``): lines break between tokens only, never
+    inside ``-f`` or after the ``--`` of ``--all-namespaces``."""
+    tokens = str(text).split()
+    return "<code>" + " ".join(f'<span class="k8s-nobr">{markup.inline(t)}</span>'
+                               for t in tokens) + "</code>"
+
+
 def type_html(label: TypeLabel) -> str:
     """A type as HTML (for raw HTML blocks): the name links the published URL of its page."""
     name = wbr(label.name)
@@ -91,12 +101,14 @@ FILTERS: dict[str, Any] = {
     "md_inline": markup.inline,
     "md_cell": markup.cell,
     "md_block": markup.block,
+    "md_description": markup.description,
     "md_code": markup.code,
     "md_fence": markup.fence,
     "html_block": markup.html_block,
     "highlight": highlight,
     "wbr": wbr,
     "wbr_code": wbr_code,
+    "nobr_code": nobr_code,
     "raw_block": raw_block,
     "type_html": type_html,
     "same_shape_html": same_shape_html,

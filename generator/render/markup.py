@@ -3,7 +3,10 @@
 - ``inline``: one line of text; Markdown and HTML in it are inert.
 - ``cell``: a table cell; newlines become ``<br>``, ``|`` cannot split the row.
 - ``block``: paragraphs and ``- `` bullet lists kept, everything else inert.
-In all three, balanced backtick pairs become ``<code>`` with escaped content, a Markdown link
+- ``description``: a description as the author wrote it, as HTML for a table cell: paragraphs,
+  bullet (``-``, ``*``, ``+``, ``•``) and numbered (``1.``, ``1)``) lists; a lone paragraph stays
+  bare text (no ``<p>``).
+In all of them, balanced backtick pairs become ``<code>`` with escaped content, a Markdown link
 ``[text](url)`` whose URL is ``http(s)`` becomes a link with the escaped text, and bare ``http(s)``
 URLs become links; no other URL scheme is ever linked (``[x](javascript:…)`` stays text).
 """
@@ -23,6 +26,8 @@ _MD_LINK = re.compile(r"\[([^\[\]\n`]+)\]\((https?://[^\s()<>\"'`|\\\[\]{}]+)\)"
 _LINE_START = re.compile(r"^(\s*)(\d+)([.)])", re.MULTILINE)
 _BULLET = re.compile(r"^\s*[-*•]\s+(.*)$")
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
+_ITEM = re.compile(r"^\s*(?:([-*+•])|(\d{1,3})[.)])\s+(\S.*)$")
+"""A list item line: its bullet, or its number (``1.``, ``2)``), and its text."""
 
 
 
@@ -161,24 +166,67 @@ def block(text: str) -> str:
 
 @lru_cache(maxsize=16384)
 def html_block(text: str) -> str:
-    """The paragraphs and bullet lists of ``block`` as HTML (``<p>``, ``<ul>``), for raw HTML
-    blocks: a text line after a bullet continues that item, as in Markdown."""
+    """The paragraphs and lists of ``text`` (``_blocks``) as HTML (``<p>``, ``<ul>``, ``<ol>``),
+    for raw HTML blocks: a text line after a list item continues that item, as in Markdown."""
     out: list[str] = []
-    for lines in _paragraphs(text):
-        lead = []
-        while lines and not lines[0][0]:
-            lead.append(lines.pop(0)[1])
-        if lead:
-            out.append("<p>" + "\n".join(lead) + "</p>")
-        items: list[list[str]] = []
-        for is_bullet, t in lines:
-            if is_bullet:
-                items.append([t])
-            else:
-                items[-1].append(t)
-        if items:
-            out.append("<ul>\n" + "\n".join("<li>" + "\n".join(i) + "</li>" for i in items) + "\n</ul>")
+    for kind, lines in _blocks(text):
+        if kind == "p":
+            out.append("<p>" + "\n".join(_inline_parts(t) for t in lines) + "</p>")
+        else:
+            out.append(f"<{kind}>\n" + "\n".join(f"<li>{_inline_parts(i)}</li>" for i in lines)
+                       + f"\n</{kind}>")
     return "\n".join(out)
+
+
+def _blocks(text: str) -> list[tuple[str, list[str]]]:
+    """The blocks of ``text`` as Markdown reads them, each ``("p", [inert lines])``, ``("ul",
+    [inert items])`` or ``("ol", [inert items])``: blank lines part paragraphs; a bullet line (or a
+    numbered one, in a list or starting at 1, as in CommonMark) starts an item, even inside a
+    paragraph; a plain line after an item continues it."""
+    out: list[tuple[str, list[str]]] = []
+    for para in _PARAGRAPH_BREAK.split(str(text).strip()):
+        kind = ""  # the open block's kind
+        for ln in para.split("\n"):
+            line = " ".join(ln.split())
+            if not line:
+                continue
+            item = _ITEM.match(ln)
+            if item is not None:
+                ordered = item.group(1) is None
+                if ordered and kind != "ol" and int(item.group(2)) != 1:
+                    item = None  # "2019. was…" in running text: not a list
+            if item is not None:
+                want = "ul" if item.group(1) else "ol"
+                if kind != want:
+                    out.append((want, []))
+                    kind = want
+                out[-1][1].append(" ".join(item.group(3).split()))
+            elif kind in ("ul", "ol"):
+                items = out[-1][1]
+                items[-1] = f"{items[-1]} {line}"
+            elif kind == "p":
+                out[-1][1].append(line)
+            else:
+                out.append(("p", [line]))
+                kind = "p"
+    return out
+
+
+@lru_cache(maxsize=16384)
+def description(text: str) -> str:
+    """A description as HTML for a table cell (raw HTML): its paragraphs (``<p>``) and lists
+    (``<ul>``, ``<ol>``), each line's text inert as in ``inline``; a description of one paragraph
+    is its text alone, as ``cell`` writes it."""
+    blocks = _blocks(text)
+    if len(blocks) == 1 and blocks[0][0] == "p":
+        return _inline_parts(" ".join(blocks[0][1]))
+    out = []
+    for kind, lines in blocks:
+        if kind == "p":
+            out.append("<p>" + _inline_parts(" ".join(lines)) + "</p>")
+        else:
+            out.append(f"<{kind}>" + "".join(f"<li>{_inline_parts(i)}</li>" for i in lines) + f"</{kind}>")
+    return "".join(out)
 
 
 @lru_cache(maxsize=16384)

@@ -9,9 +9,15 @@ import jinja2
 from generator.model.types import ApiSpec
 from generator.views.builder_section import builder_pages
 from generator.views.changes import ChangesPage
-from generator.views.crd import nested_objects_pages
 from generator.views.library import library_pages
-from generator.views.pages import IndexPage, ModelPage, Section, index_pages, model_page
+from generator.views.pages import (
+    IndexPage,
+    ModelPage,
+    Section,
+    index_pages,
+    model_page,
+    nested_pages,
+)
 from generator.views.site import SitePlan
 
 SectionHook = Callable[[ModelPage, ApiSpec, SitePlan], Section | None]
@@ -78,7 +84,7 @@ def render_models(api: ApiSpec, plan: SitePlan, env: jinja2.Environment,
         out[plan.model_pages[name]] = tidy(model_template.render(page=page))
         if page.nested_pages:
             nested_template = env.get_template("pages/nested.md.j2")
-            for sub in nested_objects_pages(page.model, api, plan, page.release_title):
+            for sub in nested_pages(page.model, api, plan, page.release_title):
                 out[sub.path] = tidy(nested_template.render(page=sub))
         if name in plan.builder_pages:
             builders_template = env.get_template("pages/builders.md.j2")

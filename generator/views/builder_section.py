@@ -28,7 +28,7 @@ from generator.libsonnet.builders import (
 from generator.model.repeats import shown_under
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.views import site
-from generator.views.pages import ModelPage, first_sentence
+from generator.views.pages import ModelPage, first_sentence, sub_page_box
 from generator.views.properties import TypeLabel, field_anchor, label_for_type
 from generator.views.site import SitePlan, path_anchor, relative
 
@@ -146,6 +146,10 @@ class BuilderPage:
     kind_href: str
     kind_url: str
     release_title: str = ""
+    field_paths: Any = None
+    """``views.lookup.FieldPathBox`` of the kind (``views.pages.sub_page_box``)."""
+    field_paths_start: str = ""
+    """The kind's entry in ``fieldpaths.json``: paths typed here start at the kind."""
 
 
 class _Links:
@@ -213,6 +217,8 @@ class _Links:
         model = self.api.models.get(owner)
         if model is None or not (model.field_path or model.crd is not None):
             return None
+        if model.field(f.name) is None:
+            return ""  # k8s-gen's own field (metadata of a schema without one): no row to link
         if model.field_path:  # under a repeated object: the row shown under the one it repeats
             model = self.api.models.get(shown_under(self.api.models, owner), model)
             owner = model.name
@@ -392,5 +398,6 @@ def builder_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str) -> lis
             pages.append(BuilderPage(sub, api.version, model, section,
                                      f"{relative(sub, parent)}#{entry.anchor}",
                                      f"{plan.page_url(sub, parent)}#{entry.anchor}",
-                                     relative(sub, home), plan.page_url(sub, home), title))
+                                     relative(sub, home), plan.page_url(sub, home), title,
+                                     *sub_page_box(model, api, plan, sub)))
     return pages

@@ -5,6 +5,7 @@ nested objects, each a section with its own property table."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from generator.model.repeats import ordered_children
 from generator.model.types import NESTED_SEPARATOR, ApiSpec, CrdInfo, Model, PrinterColumn
@@ -117,6 +118,32 @@ class NestedObjectsPage:
     nested_pages: list[NestedPageLink]
     release_title: str = ""
     nested_omitted: int = 0
+    field_paths: Any = None
+    """``views.lookup.FieldPathBox`` of the page (set by ``views.pages.nested_pages``)."""
+    field_paths_start: str = ""
+    """The kind's entry in ``fieldpaths.json``: paths typed on a sub-page start at the kind."""
+    toc_depth: int = 0
+    """Sections this deep (the page's top is 1) have a heading of their own, listed in the table
+    of contents (``TOC_SECTIONS``); deeper ones are shown as on the kind's page."""
+
+
+TOC_SECTIONS = 30
+"""Most sections a sub-page lists in its table of contents: every section down to the deepest
+level that keeps the count within this (at least the top). Each entry is in the page twice (the
+theme's sidebar and its phone drawer) and a whole tree's would push the largest sub-pages past
+500 KB of HTML."""
+
+
+def toc_depth(sections: list[NestedSection]) -> int:
+    """The depth down to which ``sections`` have headings (``NestedObjectsPage.toc_depth``)."""
+    counts: dict[int, int] = {}
+    for s in sections:
+        counts[s.depth] = counts.get(s.depth, 0) + 1
+    depth, total = 1, counts.get(1, 0)
+    while depth + 1 in counts and total + counts[depth + 1] <= TOC_SECTIONS:
+        depth += 1
+        total += counts[depth]
+    return depth
 
 
 def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
@@ -196,6 +223,6 @@ def nested_objects_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str
             pages.append(NestedObjectsPage(
                 sub, api.version, model, top, relative(sub, parent_page), plan.page_url(sub, parent_page),
                 relative(sub, home), plan.page_url(sub, home), nested, nested_page_links(sub, api, plan),
-                title))
+                title, toc_depth=toc_depth(nested)))
             todo.append(sub)
     return pages

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
@@ -10,17 +11,22 @@ from generator.model.gvk import primary_gvk, stability
 from generator.model.types import COMMON_GROUP, ApiSpec, CrdInfo, GroupVersionKind, Model
 from generator.views.crd import (
     CrdView,
+    NestedObjectsPage,
     NestedPageLink,
     NestedSection,
     crd_view,
+    nested_objects_pages,
     nested_page_links,
     nested_sections,
 )
-from generator.views.lookup import FieldPathBox, field_path_box
+from generator.views.lookup import FieldPathBox, field_path_box, in_release
 from generator.views.operation_params import ParameterDoc, parameter_docs
 from generator.views.properties import PropertyRow, property_rows
 from generator.views.provenance import DIFFERENCES_ANCHOR, SOURCE_ANCHOR, SourceNote, source_note
 from generator.views.site import SitePlan, relative
+
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9_.-]{1,80}")
+"""A placeholder path written into an attribute: spec text of no other shape."""
 
 
 @dataclass(frozen=True)
@@ -219,3 +225,28 @@ def index_pages(api: ApiSpec, plan: SitePlan, paths: Container[str] | None = Non
                 _group_views(api, plan, vpath, only_group=group, only_version=api_version),
                 up=Link(group, relative(vpath, gpath))))
     return pages
+
+
+def nested_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str) -> list[NestedObjectsPage]:
+    """The sub-pages of a huge CRD kind's tree (``views.crd.nested_objects_pages``), each with
+    the field-path box of the kind: a path typed there starts at the kind (``spec.generators…``),
+    the placeholder is a path through the page's top object."""
+    pages = nested_objects_pages(model, api, plan, title)
+    for sub in pages:
+        top = sub.top.field_path.replace("[]", "").replace("{}", "")
+        first = sub.top.fields[0].name if sub.top.fields else ""
+        sub.field_paths, sub.field_paths_start = sub_page_box(
+            model, api, plan, sub.path, f"{top}.{first}" if first else top)
+    return pages
+
+
+def sub_page_box(model: Model, api: ApiSpec, plan: SitePlan, path: str, example: str = ""
+                 ) -> tuple[FieldPathBox | None, str]:
+    """The field-path box of kind ``model`` on its sub-page ``path`` (``example``: the
+    placeholder when it is a plain path, else the kind's) and the kind's entry in
+    ``fieldpaths.json``, where paths typed there start."""
+    box = field_path_box(model, api, plan, path)
+    if box is None:
+        return None, ""
+    box = FieldPathBox(box.url, example if _PLAIN_PATH.fullmatch(example) else box.example)
+    return box, in_release(plan, plan.model_pages[model.name])

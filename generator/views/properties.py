@@ -65,6 +65,9 @@ class PropertyRow:
     gates: tuple[FeatureGate, ...]
     history: Any = None
     """``views.versions.FieldHistory`` (since / changed / removed in) when the versions hook ran."""
+    item_descriptions: tuple[tuple[str, str], ...] = ()
+    """The items' (map values') own descriptions, as (``each item``, text): a ``[]string``'s
+    ``LabelName is a valid label name``, shown in the row after the field's description."""
 
     @property
     def note_items(self) -> tuple[Note, ...]:
@@ -159,6 +162,7 @@ def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str,
             type=label_for_type(f.type, api, plan, page),
             required=f.required, notes=tuple(notes), code_notes=tuple(code_notes),
             gates=feature_gates(f.description),
+            item_descriptions=tuple((e.of, e.description) for e in f.elements if e.description),
         ))
     return rows
 

@@ -103,6 +103,7 @@
     var root = new URL(".", url).pathname;
     var here = decodeURIComponent(location.pathname.slice(root.length));
     function startOf(data) {
+      if (form.dataset.start) return form.dataset.start;  /* a sub-page of a CRD tree: from its kind */
       return Object.prototype.hasOwnProperty.call(data.models, here) ? here : here.replace(/index\.html$/, "");
     }
     input.addEventListener("input", function () {
@@ -149,18 +150,46 @@
     }
   }
 
-  /* Long model names in the navigation wrap between words (camelCase humps), like the
-     identifiers the generator writes with <wbr>, instead of mid-word or cut off. */
-  var HUMP = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})/;
+  /* Long model names and field paths in the navigation and the table of contents wrap between
+     words (camelCase humps, after ".", "/", "_" and "]"), like the identifiers the generator
+     writes with <wbr> (render.env.wbr), instead of mid-word or cut off; the whole label is the
+     link's title (shown on hover). */
+  var HUMP = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})|(?<=[./_\]])(?=[^./_\]\s])/;
   function breakNames() {
     document.querySelectorAll(".md-nav__link .md-ellipsis").forEach(function (el) {
       if (el.childElementCount || el.textContent.trim().length < 16) return;
       var parts = el.textContent.trim().split(HUMP);
       if (parts.length < 2) return;
+      var link = el.closest(".md-nav__link");
+      if (link && !link.title) link.title = el.textContent.trim();
       el.textContent = "";
       parts.forEach(function (part, i) {
         if (i) el.appendChild(document.createElement("wbr"));
         el.appendChild(document.createTextNode(part));
+      });
+    });
+    /* Headings: the words of long names (a change page's ValidatingAdmissionPolicyBindingSpec)
+       get the same break opportunities; text the generator already broke (<wbr>) is left. */
+    document.querySelectorAll("article h1, article h2, article h3").forEach(function (h) {
+      if (h.dataset.k8sBroken || h.querySelector("wbr")) return;
+      h.dataset.k8sBroken = "1";
+      var walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT), nodes = [];
+      for (var n = walker.nextNode(); n; n = walker.nextNode()) nodes.push(n);
+      nodes.forEach(function (node) {
+        if (node.textContent.length < 16 || node.parentElement.closest(".headerlink")) return;
+        var parts = [];  /* only words of 16 characters or more: "1.32" stays whole */
+        node.textContent.split(/(\s+)/).forEach(function (word) {
+          var pieces = word.length < 16 ? [word] : word.split(HUMP);
+          if (parts.length) parts[parts.length - 1] += pieces.shift();
+          parts.push.apply(parts, pieces);
+        });
+        if (parts.length < 2) return;
+        var frag = document.createDocumentFragment();
+        parts.forEach(function (part, i) {
+          if (i) frag.appendChild(document.createElement("wbr"));
+          frag.appendChild(document.createTextNode(part));
+        });
+        node.parentNode.replaceChild(frag, node);
       });
     });
   }

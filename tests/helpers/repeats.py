@@ -10,26 +10,17 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-_SECTION = re.compile(r'<section class="k8s-nested" id="object-[^"]+">\s*<h3 class="k8s-field-path">'
-                      r'<code>(.*?)</code></h3>(.*?)</section>', re.S)
-_REPEAT = re.compile(r'<p class="k8s-repeat">The same fields as <a href="[^"]*#object-[^"]+">'
-                     r'<code>(.*?)</code>')
+_REPEAT = re.compile(r'<p class="k8s-repeat" data-path="([^"]*)" data-first="([^"]*)">')
 _TOKEN = re.compile(r"\[\]|\{\}|[^.\[\]{}]+")
 
 
-def field_path(code: str) -> str:
-    """A field path as a page writes it in ``<code>``: ``spec.rules[].matches[]``."""
-    return html.unescape(code.replace("<wbr>", ""))
-
-
 def repeats(pages: Iterable[str]) -> dict[str, str]:
-    """Field path of each repeated object → the path of the object its section refers to."""
+    """Field path of each repeated object → the path of the object its section refers to (as
+    the page states them on its reference)."""
     out: dict[str, str] = {}
     for text in pages:
-        for code, body in _SECTION.findall(text):
-            found = _REPEAT.search(body)
-            if found:
-                out[field_path(code)] = field_path(found.group(1))
+        for path, first in _REPEAT.findall(text):
+            out[html.unescape(path)] = html.unescape(first)
     return out
 
 

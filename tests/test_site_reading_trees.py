@@ -1,0 +1,241 @@
+"""Reading big trees and commands at the user's edge (issue 34 items 2 and 5), in Debian Chromium,
+measured on the rendered boxes (as ``test_site_reading``):
+
+- at 1400 and 390 px no navigation label, table-of-contents label or heading is clipped or broken
+  inside a word on every sub-page of argo-cd's ApplicationSet (its field-path tree and builder
+  functions) and on the 1.32 change page; at 390 px the drawer and its table of contents are
+  opened and measured too;
+- sub-pages list the top levels of their sections in the table of contents and show the
+  field-path box, which resolves a path from the kind;
+- the operations table breaks kubectl commands and RBAC rules between tokens only, and its small
+  labels are 12 px or more on a phone.
+
+Screenshots go to ``test-output/screens/``."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import served
+
+REPO = Path(__file__).resolve().parents[1]
+SCREENS = REPO / "test-output" / "screens"
+APPSET = "argo-cd/argoproj.io/v1alpha1/applicationSet/"
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.shared]
+
+LABELS_AND_HEADINGS = r"""
+() => {
+  // Labels of the navigation and the table of contents, and the article's headings: each text
+  // line must end inside what the reader sees (its clipping ancestors, the viewport), and a line
+  // may break only where a word ends: at a space, after . / _ ] - : , ) or at a camelCase hump.
+  const vw = document.documentElement.clientWidth;
+  const visibleRight = el => {
+    let right = vw;
+    for (let p = el; p && p !== document.documentElement; p = p.parentElement) {
+      if (getComputedStyle(p).overflowX !== 'visible')
+        right = Math.min(right, p.getBoundingClientRect().left + p.clientLeft + p.clientWidth);
+    }
+    return right;
+  };
+  const legal = (a, b) => /\s/.test(a) || /\s/.test(b) || /[./_\]\-:,;)\u2026]/.test(a) ||
+    (/[a-z0-9]/.test(a) && /[A-Z]/.test(b)) || (/[A-Z]/.test(a) && /[A-Z]/.test(b));
+  const out = {labels: 0, headings: 0, clipped: [], broken: []};
+  const targets = [...document.querySelectorAll('.md-sidebar .md-nav__link .md-ellipsis')]
+    .map(el => ['label', el])
+    .concat([...document.querySelectorAll('article h1, article h2, article h3')].map(el => ['heading', el]));
+  for (const [what, el] of targets) {
+    if (!el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.right <= 0 || box.left >= vw) continue;  // a drawer level off-screen
+    out[what === 'label' ? 'labels' : 'headings']++;
+    const right = visibleRight(el);
+    const text = el.textContent.replace(/\u00b6$/, '').trim();
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let prev = null;  // [char, rect]
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest('.headerlink')) continue;
+      const s = node.textContent;
+      for (let i = 0; i < s.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const r = range.getClientRects()[0];
+        if (!r || r.width === 0) {  // a space collapsed at a line's end still parts words
+          if (prev && /\s/.test(s[i])) prev = [' ', prev[1]];
+          continue;
+        }
+        if (r.right > right + 1 || r.left < -1) {
+          out.clipped.push(`${what} ${Math.round(r.right)} > ${Math.round(right)}: ${text.slice(0, 80)}`);
+          prev = null;
+          break;
+        }
+        if (prev && r.top >= prev[1].bottom - 1 && !legal(prev[0], s[i]))
+          out.broken.push(`${what} "${prev[0]}|${s[i]}": ${text.slice(0, 80)}`);
+        prev = [s[i], r];
+      }
+    }
+  }
+  return out;
+}
+"""
+"""Navigation and table-of-contents labels (``.md-sidebar .md-nav__link .md-ellipsis``) and the
+article's ``h1``, ``h2`` and ``h3``: counts, lines past what the reader sees, and line breaks inside a word
+(a break is allowed at a space, after ``. / _ ] - : , ; )`` and at a camelCase hump)."""
+
+OPERATIONS = """() => {
+  const out = {tokens: 0, broken: [], smallest: 99};
+  document.querySelectorAll('.k8s-operations details').forEach(d => { d.open = true; });
+  for (const span of document.querySelectorAll('.k8s-operations .k8s-nobr')) {
+    out.tokens++;
+    const tops = new Set([...span.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+    if (tops.size > 1) out.broken.push(span.textContent);
+  }
+  for (const s of document.querySelectorAll('.k8s-operations small'))
+    out.smallest = Math.min(out.smallest, parseFloat(getComputedStyle(s).fontSize));
+  return out;
+}"""
+
+
+@pytest.fixture(scope="module")
+def argo_url(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> Iterator[str]:
+    """argo-cd's CRDs built as a site (``build-site``), served."""
+    out = tmp_path_factory.mktemp("argo-cd")
+    subprocess.run([sys.executable, "-m", "generator", "build-site", "--version", "argo-cd",
+                    "--source", str(shared / "crds" / "corpus" / "argo-cd"), "--out", str(out / "site"),
+                    "--jobs", "1", "-q"], cwd=REPO, check=True, capture_output=True, text=True,
+                   env={**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"})
+    yield from served(out / "site")
+
+
+@pytest.fixture(scope="module")
+def combined_url(built_site: Path) -> Iterator[str]:
+    """The README's default build (1.31 and 1.32 in one site), served."""
+    yield from served(built_site)
+
+
+def _sub_pages(argo_url: str, browser: Any) -> list[str]:
+    """The URLs of ApplicationSet's sub-pages, from its page's navigation."""
+    page = browser.new_page()
+    try:
+        page.goto(argo_url + APPSET, wait_until="load")
+        hrefs = page.eval_on_selector_all(
+            ".md-sidebar--primary a.md-nav__link[href]", "els => els.map(a => a.href)")
+    finally:
+        page.close()
+    return sorted({h.split("#")[0] for h in hrefs if h.startswith(argo_url + APPSET)
+                   and h.rstrip("/") != (argo_url + APPSET).rstrip("/")})
+
+
+def _measure(browser: Any, url: str, width: int, shot: str = "") -> dict[str, Any]:
+    """``LABELS_AND_HEADINGS`` of ``url`` at ``width``; at a phone's width with the drawer open
+    and again with its table of contents open (the labels there are only laid out then)."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url, wait_until="load")
+        seen = page.evaluate(LABELS_AND_HEADINGS)
+        if width < 700:
+            page.locator('label.md-header__button[for="__drawer"]').click()
+            page.wait_for_timeout(400)
+            drawer = page.evaluate(LABELS_AND_HEADINGS)
+            toc = page.locator('.md-sidebar--primary label.md-nav__link[for="__toc"]')
+            if toc.count() and toc.first.is_visible():
+                toc.first.click()
+                page.wait_for_timeout(400)
+                contents = page.evaluate(LABELS_AND_HEADINGS)
+                drawer["labels"] += contents["labels"]
+                drawer["clipped"] += contents["clipped"]
+                drawer["broken"] += contents["broken"]
+            seen["labels"] = drawer["labels"]
+            seen["clipped"] += drawer["clipped"]
+            seen["broken"] += drawer["broken"]
+        if shot:
+            SCREENS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENS / f"{shot}-{width}.png"))
+        seen["errors"] = errors
+        return seen
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_application_set_sub_pages_labels_and_headings_fit_and_break_between_words(
+        browser: Any, argo_url: str, width: int) -> None:
+    """Before issue 34: "spec.generators.matrix.(" three times in the sidebar, 30 of 73 links
+    past it at 1400 px, sub-page titles broken "mat/rix" at 390 px."""
+    pages = _sub_pages(argo_url, browser)
+    assert len(pages) > 30 and any("/functions.spec/" in p for p in pages), pages
+    labels = 0
+    for url in pages:
+        name = url.rstrip("/").rsplit("/", 1)[1]
+        shot = f"reading-trees-{name}" if name == "spec.generators.matrix" else ""
+        seen = _measure(browser, url, width, shot)
+        assert seen["headings"] > 0, url
+        assert seen["clipped"] == [], (url, seen["clipped"][:5])
+        assert seen["broken"] == [], (url, seen["broken"][:5])
+        assert seen["errors"] == [], (url, seen["errors"])
+        labels += seen["labels"]
+    assert labels > 40 * len(pages)  # the sidebar and the table of contents were measured
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_change_page_labels_and_headings_fit_and_break_between_words(
+        browser: Any, combined_url: str, width: int) -> None:
+    """Before issue 34: two table-of-contents labels clipped at 1400 px."""
+    seen = _measure(browser, combined_url + "1.32/changes/", width, "reading-trees-changes")
+    assert seen["labels"] > 20 and seen["headings"] > 20, seen
+    assert seen["clipped"] == [] and seen["broken"] == [], seen
+    assert seen["errors"] == []
+
+
+def test_sub_page_lists_its_sections_and_its_field_path_box_starts_at_the_kind(
+        browser: Any, argo_url: str) -> None:
+    page = browser.new_page(viewport={"width": 1400, "height": 900})
+    try:
+        page.goto(argo_url + APPSET + "spec.generators/", wait_until="load")
+        toc = page.locator(".md-sidebar--secondary .md-nav__link").all_inner_texts()
+        toc = ["".join(t.split()) for t in toc]
+        # the top levels of its tree (views.crd.TOC_SECTIONS), not one "Nested objects" entry
+        assert 10 < len(toc) <= 31 and "spec.generators[].list" in toc, toc
+        box = page.locator("form.k8s-fieldpath input")
+        box.fill("applicationset.spec.generators[].list.elements")
+        box.press("Enter")
+        page.wait_for_function("location.hash === '#field-spec.generators.list.elements'")
+        row = page.locator('[id="field-spec.generators.list.elements"]')
+        assert "[]any" in row.inner_text()
+        assert page.locator("form.k8s-fieldpath output").inner_text() == ""
+        # a builder-function sub-page has the kind's box too
+        page.goto(argo_url + APPSET + "functions.spec.generators/", wait_until="load")
+        box = page.locator("form.k8s-fieldpath input")
+        box.fill("spec.generators[].list.elements")
+        box.press("Enter")
+        page.wait_for_url("**/spec.generators/#field-spec.generators.list.elements")
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_operations_break_between_tokens_and_labels_are_readable_on_phones(
+        browser: Any, combined_url: str, width: int) -> None:
+    """Before issue 34: ``kubectl create -f FILE`` wrapped inside ``-f`` and
+    ``--all-namespaces`` after ``--`` at 1400 px; parameter types were 10 px at 390 px."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    try:
+        page = context.new_page()
+        page.goto(combined_url + "1.32/apps/v1/deployment/", wait_until="load")
+        seen = page.evaluate(OPERATIONS)
+        assert seen["tokens"] > 100 and seen["broken"] == [], seen
+        assert "--all-namespaces" in page.locator(".k8s-operations").inner_text()
+        if width < 700:
+            assert seen["smallest"] >= 12, seen
+    finally:
+        context.close()
