@@ -43,8 +43,8 @@ PENDING: dict[str, tuple[str, ...]] = {
                              "0.6 s"),
     "docs/crd-pages.md": ("40 KB",),
 }
-"""Measurements in docs another branch ("reading", issue 34) was editing when this test was written:
-moved to benchmarks/RESULTS.md with that branch; delete an entry once its figure is gone."""
+"""Measurements still in docs another branch ("reading", issue 34) was editing when this test was
+written, so not moved here: they belong in benchmarks/RESULTS.md; delete an entry once its figure is."""
 
 
 def docs() -> list[Path]:
