@@ -20,6 +20,7 @@ from crd_facts_fixture import facts_crd
 from crd_fixtures import dump
 from helpers.crd_schema_facts import CrdVersion, crd_versions
 from helpers.paths import SHARED
+from helpers.repeats import repeats
 
 from generator.config import Release
 from generator.pipeline.build import generate
@@ -85,12 +86,26 @@ def kind_pages(pages: dict[str, str], release: str) -> dict[tuple[str, str, str]
     return out
 
 
-def check_version(crd: CrdVersion, rows: Rows) -> list[str]:
+def shown_at(path: str, refs: dict[str, str]) -> str:
+    """Where the row of ``path`` is: itself, or under a repeated object (``refs``: the repeat's
+    path → the one its section refers to, as the page states it) at the same place under the
+    first (``model.repeats``; ``test_crd_corpus_pages`` checks both are the same in the YAML)."""
+    for _ in range(50):
+        cut = next((len(q) for q in sorted(refs, key=len, reverse=True)
+                    if path.startswith(q) and path[len(q):len(q) + 1] in (".", "[", "{")), 0)
+        if not cut:
+            return path
+        path = refs[path[:cut]] + path[cut:]
+    return path
+
+
+def check_version(crd: CrdVersion, rows: Rows, refs: dict[str, str] | None = None) -> list[str]:
     """What the rows of one CRD version miss or say wrongly (empty: all right)."""
     problems = []
     where = f"{crd.kind} {crd.version}"
     for facts in crd.properties:
-        row = next((rows[a] for a in anchors(facts.path) if a in rows), None)
+        at = shown_at(facts.path, refs or {})
+        row = next((rows[a] for a in anchors(at) if a in rows), None)
         if row is None:
             problems.append(f"{where} {facts.path}: no row")
             continue
@@ -124,7 +139,7 @@ def checked(source: Path, release: str, edit: Callable[[str], str] = lambda page
         if found is None:
             problems.append(f"{crd.kind} {crd.version}: no page")
             continue
-        problems += check_version(crd, parse_rows(found))
+        problems += check_version(crd, parse_rows(found), repeats(found))
         header = found[0].split("</table>", 1)[0]  # the CRD header table of the kind page
         selectable = text(header).split("Selectable fields", 1)[-1] if "Selectable fields" in header else ""
         problems += [f"{crd.kind} {crd.version}: selectable field {path} not on the kind page"

@@ -7,8 +7,7 @@ would do, faster, relying on something of theirs that is not a documented promis
   ``search: exclude`` meta; ``tests/test_search_sections.py`` compares the two).
 
 Each runs only on what it is proven on (``unproven``: an allowlist of theme features,
-``custom_dir`` overrides, Markdown extensions, search plugins; ``search_entries`` also
-``use_directory_urls: true``;
+``custom_dir`` overrides, Markdown extensions, search plugins, ``use_directory_urls`` both ways;
 ``tests/test_config_matrix.py`` builds every entry both ways); anything else turns it off, and
 so does any exception inside it (``broke``: the page is then rendered by MkDocs and the theme),
 with one log line naming why.
@@ -97,10 +96,6 @@ def _extension_name(extension: Any) -> str:
 def unproven(name: str, config: Any) -> str | None:
     """Why the accelerator ``name`` is not proven on this MkDocs ``config`` (``None``: it is)."""
     theme = config["theme"]
-    if name == "search_entries" and not config["use_directory_urls"]:
-        # Material's parser reads the raw-HTML "Up" line of file-URL pages differently (the
-        # configuration matrix, no-directory-urls): not proven there
-        return "use_directory_urls: false is not among the options it is proven on"
     if name == "nav_cache":
         if theme.name != "material":
             return f"theme {theme.name!r}, not Material"

@@ -158,7 +158,7 @@ SITES = [
     UserSite("override-partials", overrides=partials(),
              theme={"features": ["navigation.indexes", "toc.integrate"]}),
     UserSite("no-directory-urls", config={"use_directory_urls": False}, tier="integration",
-             off=("search_entries",), theme={"features": REPO_FEATURES}),
+             theme={"features": REPO_FEATURES}),
     UserSite("own-nav", config={"nav": OWN_NAV}, theme={"features": ["navigation.indexes"]}),
     UserSite("two-releases", releases=("1.31", "1.32"), theme={"features": REPO_FEATURES}),
     UserSite("awesome-nav", config={"plugins": ["awesome-nav"]},
