@@ -154,16 +154,26 @@ def _has_aliases(documents: list[Any]) -> bool:
     return False
 
 
-def refuse_template_text(text: str, origin: str) -> None:
-    """A file YAML cannot parse because it is a Helm template: say so, with the line."""
+def template_line(text: str, action: re.Pattern[str] = _TEMPLATE) -> tuple[int, int] | None:
+    """The line of the first template ``action`` (default: any ``{{ … }}``) in ``text`` and the
+    document (from 0) it is in, or ``None``."""
     document = 0
     for number, line in enumerate(text.splitlines(), 1):
         if line.startswith("---"):
             document += 1
-        if _TEMPLATE.search(line):
-            where = f"{origin} (document {document + 1})" if document else origin
-            raise SpecError(f"Helm template syntax {{{{ … }}}} at line {number}: render the chart "
-                            "first (helm template), then document its output", Location(where))
+        if action.search(line):
+            return number, document
+    return None
+
+
+def refuse_template_text(text: str, origin: str) -> None:
+    """A file YAML cannot parse because it is a Helm template: say so, with the line."""
+    found = template_line(text)
+    if found is not None:
+        number, document = found
+        where = f"{origin} (document {document + 1})" if document else origin
+        raise SpecError(f"Helm template syntax {{{{ … }}}} at line {number}: render the chart "
+                        "first (helm template), then document its output", Location(where))
 
 
 def _template_pointer(value: Any, at: str = "", key: str = "") -> str | None:

@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import Location, SpecError, UsageError
-from generator.sources.crd import manifest_files
+from generator.sources.crd import manifest_files, template_line
 from generator.sources.fast_yaml import allowed_alias_ratio
 from generator.sources.reader import (
     MAX_DATA_DEPTH,
@@ -270,12 +270,9 @@ def _template_line(data: bytes) -> int:
 
 def _refuse_template_text(text: str, origin: str) -> None:
     """A file YAML cannot parse because it is a Helm template: say so, with the line."""
-    document = 0
-    for number, line in enumerate(text.splitlines(), 1):
-        if line.startswith("---"):
-            document += 1
-        if _TEMPLATE.search(line):
-            raise HelmTemplateSyntax(number, origin, document)
+    found = template_line(text, _TEMPLATE)
+    if found is not None:
+        raise HelmTemplateSyntax(found[0], origin, found[1])
 
 
 def read_objects(origin: str, data: bytes) -> list[ManifestObject]:
