@@ -14,5 +14,8 @@ VENV=${NEWEST_VENV:-$HOME/.cache/k8s-api-docs/newest-allowed}
 "$PY" -m venv "$VENV"
 "$VENV/bin/python" -m pip install -q --upgrade --upgrade-strategy eager -e '.[test]'
 "$VENV/bin/python" -m pip list 2>/dev/null | grep -iE '^(mkdocs|mkdocs-material|jinja2|markdown) '
-"$VENV/bin/python" -m pytest -q -p no:cacheprovider tests/test_nav_cache.py tests/test_headings_page.py \
-  tests/test_accelerators.py tests/test_search_sections.py tests/test_config_matrix.py "$@"
+# The matrix's integration-tier configurations here (the full matrix runs in tests/run.sh with the
+# pinned versions): the accelerators' probes against the newest theme, in two worker processes.
+"$VENV/bin/python" -m pytest -q -p no:cacheprovider -n 2 --dist loadgroup tests/test_nav_cache.py \
+  tests/test_headings_page.py tests/test_accelerators.py tests/test_search_sections.py \
+  tests/test_config_matrix.py -m "not slow" "$@"
