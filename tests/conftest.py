@@ -37,6 +37,7 @@ REAL_DATA_FIXTURES = frozenset({"shared", "api_131", "api_132", "examples", "def
 """Fixtures that load a real release (or build a small site): their tests are ``integration``."""
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the groups (--dist loadgroup)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """A test that builds the whole default site is ``slow``, also when it only needs the site
     through another fixture, so ``pytest -m "not slow"`` never builds it (tests calling

@@ -20,7 +20,7 @@ from crd_facts_fixture import facts_crd
 from crd_fixtures import dump
 from helpers.crd_schema_facts import CrdVersion, crd_versions
 from helpers.paths import SHARED
-from helpers.repeats import repeats
+from helpers.repeats import repeats, shown_at
 
 from generator.config import Release
 from generator.pipeline.build import generate
@@ -84,19 +84,6 @@ def kind_pages(pages: dict[str, str], release: str) -> dict[tuple[str, str, str]
             out[(parts[1], parts[2], kind)] = [page] + [
                 p for other, p in pages.items() if other.startswith(stem + "/")]
     return out
-
-
-def shown_at(path: str, refs: dict[str, str]) -> str:
-    """Where the row of ``path`` is: itself, or under a repeated object (``refs``: the repeat's
-    path → the one its section refers to, as the page states it) at the same place under the
-    first (``model.repeats``; ``test_crd_corpus_pages`` checks both are the same in the YAML)."""
-    for _ in range(50):
-        cut = next((len(q) for q in sorted(refs, key=len, reverse=True)
-                    if path.startswith(q) and path[len(q):len(q) + 1] in (".", "[", "{")), 0)
-        if not cut:
-            return path
-        path = refs[path[:cut]] + path[cut:]
-    return path
 
 
 def check_version(crd: CrdVersion, rows: Rows, refs: dict[str, str] | None = None) -> list[str]:

@@ -81,6 +81,7 @@ def built(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> Iterator[An
         out = tmp_path_factory.mktemp(release)
         subprocess.run([sys.executable, "-m", "generator", "build-site", "--version", release,
                         "--source", str(source.resolve()), "--out", str(out / "site"), "--jobs", "1",
+                        "--cache-dir", str(out / "cache"),
                         "-q"], cwd=REPO, check=True, capture_output=True, text=True,
                        env={**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"})
         done[name] = out / "site" / release

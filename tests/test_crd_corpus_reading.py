@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.repeats import repeats, shown_at
 from test_crd_corpus_pages import SETS, built, camel_lower, crds  # noqa: F401  (built: fixture)
 
 from generator.views.site import path_anchor
@@ -112,11 +113,13 @@ def test_links_lists_item_descriptions_and_any_types(built: Any, shared: Path,  
                 continue
             directory = site / spec["group"] / version["name"] / camel_lower(spec["names"]["kind"])
             rows: dict[str, tuple[str, str]] = {}
-            for page in directory.rglob("index.html"):  # the kind's page and its sub-pages
-                rows.update((a, (t, d)) for a, t, d in _ROW.findall(pages[page]))
+            kind_pages = [pages[page] for page in directory.rglob("index.html")]  # and sub-pages
+            for text in kind_pages:
+                rows.update((a, (t, d)) for a, t, d in _ROW.findall(text))
+            refs = repeats(kind_pages)  # objects shown once: their rows are under the first
             schema = (version.get("schema") or {}).get("openAPIV3Schema") or {}
             for path, sub in fields(schema):
-                row = row_of(rows, path)
+                row = row_of(rows, shown_at(path, refs))
                 checked += 1
                 if row is None:  # two paths of one anchor on a page (their rows: test_crd_corpus_pages)
                     ambiguous += 1

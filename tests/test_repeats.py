@@ -98,8 +98,8 @@ def test_the_page_shows_a_repeat_once_and_every_link_finds_its_row(tmp_path: Pat
     page = site.pages["w/example.com/v1/widget.md"]
     section = re.search(r'<section class="k8s-nested" id="object-spec.public">.*?</section>', page, re.S)
     assert section is not None and "<table>" not in section.group(0)
-    assert ('The same fields as <a href="#object-spec.admin"><code>spec.admin</code></a>'
-            in section.group(0))
+    assert ('<p class="k8s-repeat" data-path="spec.public" data-first="spec.admin">The same fields as '
+            '<a href="#object-spec.admin">' in section.group(0))
     assert 'id="object-spec.public.tls"' not in page and 'id="object-spec.admin.tls"' in page
     ids = set(re.findall(r' id="([^"]+)"', page))
     for anchor in re.findall(r'href="#((?:field|object)-[^"]+)"', page):

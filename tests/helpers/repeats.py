@@ -70,3 +70,17 @@ def has_row_through(path: str, ids: set[str], refs: dict[str, str],
             return has_row_through(refs[head] + path[cut:], ids, refs, has_row, depth + 1)
         cut = path.rfind(".", 0, cut)
     return False
+
+
+def shown_at(path: str, refs: dict[str, str]) -> str:
+    """Where the row of ``path`` is: itself, or under a repeated object (``refs``: the repeat's
+    path → the one its section refers to, as the page states it) at the same place under the
+    first (``model.repeats``; ``test_crd_corpus_pages`` checks both are the same in the YAML).
+    Paths as the model writes them: ``spec.rules[].matches[]``."""
+    for _ in range(50):
+        cut = next((len(q) for q in sorted(refs, key=len, reverse=True)
+                    if path.startswith(q) and path[len(q):len(q) + 1] in (".", "[", "{")), 0)
+        if not cut:
+            return path
+        path = refs[path[:cut]] + path[cut:]
+    return path
