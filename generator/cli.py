@@ -316,7 +316,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     collecting = gc.isenabled()
     gc.disable()  # one build, then exit: its few reference cycles are not worth the collections
     try:
-        site, _ = build(config)
+        site, _ = build(config, encoded=True)  # pages only written out: kept encoded
     finally:
         if collecting:  # callers in the same process (tests) keep their collector
             gc.enable()

@@ -1,16 +1,19 @@
-"""What keeps ``generate`` fast and small (issue 35 item 6): the collector off for the one
-build, and the package releases' field history sharing its sets instead of holding a copy per
-release."""
+"""What keeps ``generate`` fast and small (issue 35 item 6): its pages kept encoded as they
+are rendered, the collector off for the one build, and the package releases' field history
+sharing its sets instead of holding a copy per release."""
 
 from __future__ import annotations
 
 import gc
 import json
+import sys
 
 from helpers.paths import FIXTURES
 
 from generator.cli import main
+from generator.config import Release, SiteConfig
 from generator.pipeline import history
+from generator.pipeline.page_store import EncodedPages
 from generator.sources import jsonschema_pkg
 
 ZOO = str(FIXTURES / "specs" / "zoo-v2.json")
@@ -38,3 +41,30 @@ def test_package_releases_share_their_field_sets():
     same = [(k, v) for k in first if k in second for v in first[k]
             if v in second[k] and first[k][v] == second[k][v]]
     assert same and all(first[k][v] is second[k][v] for k, v in same)
+
+
+def test_encoded_pages_are_the_pages_in_half_the_memory():
+    text = "1.10\u20131.31 \u00b7 <code>x</code>\n"
+    pages = EncodedPages({"b/x.md": text, "a/y.md": "plain\n"})
+    assert pages["b/x.md"] == text and pages.get("none") is None and "a/y.md" in pages
+    assert list(pages.sorted()) == ["a/y.md", "b/x.md"] and dict(pages.sorted()) == dict(pages)
+    more = EncodedPages({"c.md": "c\n"})
+    pages.absorb(more)
+    assert len(pages) == 3 and pages["c.md"] == "c\n"
+    del pages["c.md"]
+    assert "c.md" not in pages and len(pages) == 2
+    big = EncodedPages({"p.md": "\u2013" + "x" * 100_000})
+    assert sys.getsizeof(big._data["p.md"]) < sys.getsizeof(big["p.md"]) * 0.6
+
+
+def test_an_encoded_build_renders_the_same_pages_in_batches(monkeypatch):
+    from generator.pipeline import build as pipeline
+
+    monkeypatch.setattr(pipeline, "ENCODED_BATCH", 3)  # several batches on a small spec
+    config = SiteConfig.create([Release("9.9", ZOO)])
+    plain, _ = pipeline.build(config)
+    encoded, _ = pipeline.build(config, encoded=True)
+    assert isinstance(encoded.pages, EncodedPages) and not isinstance(plain.pages, EncodedPages)
+    assert list(encoded.pages) == list(plain.pages) and dict(encoded.pages) == dict(plain.pages)
+    assert sum(p.endswith(".md") for p in plain.pages) > 3 * 3
+    assert encoded.rendered == plain.rendered
