@@ -306,12 +306,20 @@ def _print_diagnostics(diagnostics: Iterable[object]) -> None:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    import gc
+
     from generator.output.writer import replace_releases
     from generator.pipeline.build import build
     from generator.views.site import version_dir
 
     config = _config(args, args.page_format or "mkdocs")
-    site, _ = build(config)
+    collecting = gc.isenabled()
+    gc.disable()  # one build, then exit: its few reference cycles are not worth the collections
+    try:
+        site, _ = build(config, encoded=True)  # pages only written out: kept encoded
+    finally:
+        if collecting:  # callers in the same process (tests) keep their collector
+            gc.enable()
     _print_diagnostics(site.diagnostics)
     replace_releases(args.out, site.pages, [version_dir(v) for v in config.rendered],
                      config.page_format)

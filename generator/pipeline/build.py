@@ -3,7 +3,7 @@ all; the CLI, the plugin and ``build-site`` call ``build`` with a ``config.SiteC
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -20,6 +20,7 @@ from generator.pipeline.collector import fewer_collections, frozen_heap
 from generator.pipeline.history import release_timeline, timeline_of
 from generator.pipeline.incremental import ChangedModels, PageDependencies, change_olds, restamp_text
 from generator.pipeline.load import load_api, package_history, release_digest, select_groups
+from generator.pipeline.page_store import EncodedPages
 from generator.pipeline.release_cache import LoadedApi, ReleaseCache, Sibling
 from generator.pipeline.state import GeneratedSite, GenerationMemo, LoadedRelease, ReleaseApis, SiteState
 from generator.render.env import template_error
@@ -64,8 +65,8 @@ def change_pages(version: str, site: PublishedReleases, config: SiteConfig) -> l
 
 
 def build(config: SiteConfig, state: SiteState | None = None, *,
-          progress: Callable[[str], None] | None = None, keep: bool = False
-          ) -> tuple[GeneratedSite, SiteState | None]:
+          progress: Callable[[str], None] | None = None, keep: bool = False,
+          encoded: bool = False) -> tuple[GeneratedSite, SiteState | None]:
     """Load, plan and render every release of ``config``: the one entry point of the CLI, the
     plugin and ``build-site``.
 
@@ -76,20 +77,22 @@ def build(config: SiteConfig, state: SiteState | None = None, *,
     Returns the site and the state for the next call (``None`` unless ``state`` or ``keep`` is
     given: only then are the sources' digests taken). ``GeneratedSite.rendered`` lists the pages
     this call rendered. ``progress`` is called with each release as it is loaded. Runs with
-    fewer garbage collections (``collector``).
+    fewer garbage collections (``collector``). ``encoded`` (a caller that only writes the
+    pages out, without ``state`` or ``keep``): the pages are kept as ``EncodedPages``, rendered
+    a batch of models at a time, in half the memory.
     """
     with fewer_collections():
-        return _build(config, state, progress, keep)
+        return _build(config, state, progress, keep, encoded)
 
 
 def _build(config: SiteConfig, state: SiteState | None, progress: Callable[[str], None] | None,
-           keep: bool) -> tuple[GeneratedSite, SiteState | None]:
+           keep: bool, encoded: bool = False) -> tuple[GeneratedSite, SiteState | None]:
     hooks: list[Any] = default_hooks() if config.hooks is None else list(config.hooks)
     env, digest = template_env(config.templates, config.page_format, config.template_cache)
     if state is None and not keep:
         loaded = _load(config, progress, {})
         everything = PageDependencies.everything(_apis(loaded), config.rendered)
-        return _render(config, hooks, env, loaded, everything), None
+        return _render(config, hooks, env, loaded, everything, encoded=encoded), None
     key = config_digest(config, digest)
     if state is not None and state.key != key:
         state = None
@@ -245,17 +248,22 @@ def _dependencies(state: SiteState, loaded: dict[str, LoadedRelease], config: Si
 
 def _render(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environment,
             loaded: dict[str, LoadedRelease], todo: PageDependencies,
-            previous: GeneratedSite | None = None) -> GeneratedSite:
+            previous: GeneratedSite | None = None, *, encoded: bool = False) -> GeneratedSite:
     """The site: ``todo``'s pages rendered, the others (and their navigation) from ``previous``.
     The loaded releases are left out of garbage collections meanwhile (``frozen_heap``)."""
     with frozen_heap():
-        return _render_pages(config, hooks, env, loaded, todo, previous)
+        return _render_pages(config, hooks, env, loaded, todo, previous, encoded)
+
+
+ENCODED_BATCH = 32
+"""Models rendered at a time into ``EncodedPages``: their pages are ``str`` only until then."""
 
 
 def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environment,
                   loaded: dict[str, LoadedRelease], todo: PageDependencies,
-                  previous: GeneratedSite | None) -> GeneratedSite:
-    site = GeneratedSite(pages=dict(previous.pages) if previous else {})
+                  previous: GeneratedSite | None, encoded: bool = False) -> GeneratedSite:
+    site = GeneratedSite(pages=EncodedPages() if encoded and previous is None else
+                         dict(previous.pages) if previous else {})
     apis, plans = _apis(loaded), {v: r.plan for v, r in loaded.items()}
     site.titles = {v: r.title for v, r in loaded.items()}
     versions = config.versions
@@ -275,9 +283,14 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
         changes = []
         if published and todo.stale_changes(version, olds):
             changes = change_pages(version, published, config)
-        pages: dict[str, str] = {}
+        pages: MutableMapping[str, str] = EncodedPages() if isinstance(site.pages, EncodedPages) else {}
         try:
-            pages.update(render_models(api, plan, env, hooks, todo.models[version]))
+            if isinstance(pages, EncodedPages):
+                names = list(todo.models[version])
+                for at in range(0, len(names), ENCODED_BATCH):
+                    pages.update(render_models(api, plan, env, hooks, names[at:at + ENCODED_BATCH]))
+            else:
+                pages.update(render_models(api, plan, env, hooks, todo.models[version]))
             indexes = todo.indexes[version]
             if indexes is None or indexes:
                 pages.update(render_indexes(api, plan, env, _home_links(plan, changes), indexes))
@@ -297,13 +310,17 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
             paths_text = field_paths_json(api, plan)
             if site.pages.get(paths_page) != paths_text:
                 pages[paths_page] = paths_text
-        site.pages.update(pages)
+        if isinstance(site.pages, EncodedPages) and isinstance(pages, EncodedPages):
+            site.pages.absorb(pages)
+        else:
+            site.pages.update(pages)
         rendered.extend(pages)
         if version in todo.releases or previous is None:
             site.nav.append(release_nav(api, plan, [(p.title, p.path) for p in changes]))
         else:
             site.nav.append(previous.nav[i])
-    site.pages = dict(sorted(site.pages.items()))
+    site.pages = site.pages.sorted() if isinstance(site.pages, EncodedPages) else \
+        dict(sorted(site.pages.items()))
     site.rendered = sorted(rendered)
     return site
 

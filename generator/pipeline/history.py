@@ -55,8 +55,17 @@ def timeline_of(indexes: Mapping[str, ReleaseIndex], history: str, crd_only: boo
 
 @cache
 def _package_index(version: str) -> ReleaseIndex:
-    """Index of a kubernetes-validate release (package data: made once per process)."""
-    return index_fields(field_names(version))
+    """Index of a kubernetes-validate release (package data: made once per process). A model
+    the same as in another release shares its ``Presence`` (memory)."""
+    index = index_fields(field_names(version))
+    shared = _PRESENCES
+    for versions in index.values():
+        for api_version, presence in versions.items():
+            versions[api_version] = shared.setdefault(presence, presence)
+    return index
+
+
+_PRESENCES: dict[Presence, Presence] = {}
 
 
 def _older_releases(package: Mapping[str, object]) -> list[str]:

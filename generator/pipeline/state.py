@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 
 from generator.analysis.timeline import ReleaseIndex, index_api
@@ -17,7 +17,7 @@ from generator.views.site import SitePlan
 class GeneratedSite:
     """The pages of a site (path → text) with what they were made of."""
 
-    pages: dict[str, str] = field(default_factory=dict)
+    pages: MutableMapping[str, str] = field(default_factory=dict)
     apis: list[ApiSpec] = field(default_factory=list)
     plans: list[SitePlan] = field(default_factory=list)
     nav: list[object] = field(default_factory=list)

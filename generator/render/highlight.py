@@ -25,9 +25,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
 from pygments.token import STANDARD_TYPES, _TokenType
-from pygments.util import ClassNotFound
 
 from generator.render.snippet_tokens import (
     SnippetJsonnetLexer,
@@ -110,6 +108,9 @@ def lexer_for(language: str) -> Lexer | None:
     used for text outside ``quick_lines``); ``None`` for a language Pygments does not know."""
     if language in _SNIPPET_LEXERS:
         return _SNIPPET_LEXERS[language]()
+    from pygments.lexers import get_lexer_by_name  # Pygments' lexer registry: only when asked
+    from pygments.util import ClassNotFound
+
     try:
         return get_lexer_by_name(language)
     except ClassNotFound:

@@ -112,10 +112,18 @@ def field_names(version: str) -> Mapping[str, frozenset[str]]:
     """Definition name → its property names in release ``version``: the cheap view release
     history needs (no normalization). Cached per process, read-only."""
     definitions = json.loads(package_bytes(version)).get("$defs", {})
+    shared = _FIELD_SETS
     return MappingProxyType({
-        name: frozenset(schema.get("properties") or ()) if isinstance(schema, dict) else frozenset()
+        name: shared.setdefault(fields, fields)
         for name, schema in definitions.items()
+        for fields in [frozenset(schema.get("properties") or ()) if isinstance(schema, dict)
+                       else frozenset()]
     })
+
+
+_FIELD_SETS: dict[frozenset[str], frozenset[str]] = {}
+"""Each distinct set of property names ``field_names`` made, once: the package's releases
+repeat most definitions, and the sets of one process's releases are shared (memory)."""
 
 
 def drop_gvk_enums(schema: dict[str, Any]) -> None:

@@ -28,9 +28,7 @@ def pack(text: str) -> bytes:
     return gzip.compress(text.encode(), compresslevel=9, mtime=0)
 
 
-@cache
-def table() -> Mapping[str, Any]:
-    """The decoded table (empty when the file is missing or of another format)."""
+def _read() -> Mapping[str, Any]:
     try:
         data = json.loads(gzip.decompress(DATA_FILE.read_bytes()))
     except (OSError, ValueError):
@@ -38,9 +36,26 @@ def table() -> Mapping[str, Any]:
     return data if isinstance(data, dict) and data.get("format") == FORMAT else {}
 
 
+@cache
+def table() -> Mapping[str, Any]:
+    """The decoded table (empty when the file is missing or of another format)."""
+    return _read()
+
+
+@cache
+def _field_runs() -> tuple[tuple[str, ...], Mapping[str, tuple[tuple[int, frozenset[str]], ...]]]:
+    """``history_releases`` and ``field_sets``: what field histories read. Read from the table
+    when something loaded it already, else from the file without keeping the rest (the
+    fields' types and kinds: ``generate`` never reads them)."""
+    data = table() if table.cache_info().currsize else _read()
+    return tuple(data.get("releases", ())), MappingProxyType({
+        name: tuple((mask, frozenset(fields)) for mask, fields in entry["sets"])
+        for name, entry in data.get("definitions", {}).items()})
+
+
 def history_releases() -> tuple[str, ...]:
     """The releases the table covers, oldest first (``("1.10", …, "1.24")``)."""
-    return tuple(table().get("releases", ()))
+    return _field_runs()[0]
 
 
 def _bit(release: str) -> int:
@@ -48,13 +63,10 @@ def _bit(release: str) -> int:
     return 1 << releases.index(release) if release in releases else 0
 
 
-@cache
 def field_sets() -> Mapping[str, tuple[tuple[int, frozenset[str]], ...]]:
     """Definition name → (release mask, its field names) of each run of releases with the same
     fields: one frozenset per run, shared by the releases of the run."""
-    return MappingProxyType({
-        name: tuple((mask, frozenset(fields)) for mask, fields in entry["sets"])
-        for name, entry in table().get("definitions", {}).items()})
+    return _field_runs()[1]
 
 
 @cache

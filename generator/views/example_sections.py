@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from generator.examples.crd import crd_example
 from generator.examples.python_names import client_major
 from generator.examples.snippets import Example, ExampleBuilder
 from generator.model.types import ApiSpec, TypeRef
@@ -79,6 +78,8 @@ class ExampleSections:
 
     def example(self, page: ModelPage, api: ApiSpec, plan: SitePlan) -> ExampleSection | None:
         if page.model.crd is not None:
+            from generator.examples.crd import crd_example  # CRDs only: a release alone skips it
+
             custom = crd_example(page.model, api)
             if custom is None:
                 return None
