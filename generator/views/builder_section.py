@@ -220,7 +220,10 @@ class _Links:
         if model.field(f.name) is None:
             return ""  # k8s-gen's own field (metadata of a schema without one): no row to link
         if model.field_path:  # under a repeated object: the row shown under the one it repeats
-            model = self.api.models.get(shown_under(self.api.models, owner), model)
+            key = ("shown_under", owner)
+            if key not in self.memo:
+                self.memo[key] = shown_under(self.api.models, owner)
+            model = self.api.models.get(self.memo[key], model)  # type: ignore[arg-type]
             owner = model.name
         target = self.plan.target_of(owner)
         if target is None:
