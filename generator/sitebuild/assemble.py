@@ -22,14 +22,13 @@ from generator.output.writer import (
     refuse_foreign,
     remove_dir,
     swap_dir,
-    write_file,
     write_pages,
 )
 from generator.pipeline.cache import tree_digest
-from generator.sitebuild.build import html_pages
-from generator.sitebuild.landing import LATEST_ALIAS, alias_pages, landing_page, versions_json
+from generator.sitebuild.build import html_pages, write_site_root
+from generator.sitebuild.landing import LATEST_ALIAS, alias_pages
 from generator.sitebuild.linkcheck import SiteFiles, check_pages
-from generator.sitebuild.parts import SITE_FACTS, SiteFacts, read_facts, site_facts
+from generator.sitebuild.parts import SiteFacts, read_facts, site_facts
 
 STAGING_PREFIX = ".assemble-"
 
@@ -102,13 +101,8 @@ def assemble(parts: Sequence[Path], out: Path) -> AssembleSummary:
         pages = sum(len(p) for p in listed.values())
         write_pages(staging / LATEST_ALIAS, alias_pages(listed[newest], newest, site.titles,
                                                         directory_urls=site.directory_urls))
-        order = list(site.releases)[::-1]
-        write_file(staging / "versions.json", versions_json(order))
-        write_file(staging / "index.html", landing_page(site.site_name, order, site.titles,
-                                                        site.directory_urls))
-        write_file(staging / SITE_FACTS, site_facts(site.site_name, site.site_url, site.releases,
-                                                    site.titles, keys, site.inputs,
-                                                    site.directory_urls).to_json())
+        write_site_root(staging, site_facts(site.site_name, site.site_url, site.releases, site.titles,
+                                            keys, site.inputs, site.directory_urls))
         files = SiteFiles(staging, index_rewriting=site.directory_urls)
         broken = check_pages(files, files.html_files())
         if broken:

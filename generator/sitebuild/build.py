@@ -42,7 +42,7 @@ from generator.sitebuild.landing import (
 )
 from generator.sitebuild.linkcheck import SiteFiles, check_pages
 from generator.sitebuild.mkdocs_yml import ParentConfig, release_mkdocs_yml, release_plugin_options
-from generator.sitebuild.parts import SITE_FACTS, site_facts
+from generator.sitebuild.parts import SITE_FACTS, SiteFacts, site_facts
 from generator.sitebuild.presets import newest_first
 from generator.sitebuild.runner import (
     BUILDERS,
@@ -355,13 +355,18 @@ def publish(plan: BuildPlan, built: dict[str, list[str]]) -> BuildSummary:
         staged = True
     if staged:
         swap_dir(alias_staging, out / LATEST_ALIAS)
-    order = plan.oldest_first[::-1]
-    write_file(out / "versions.json", versions_json(order))
-    write_file(out / "index.html", landing_page(plan.parent.site_name, order, plan.titles,
-                                                plan.parent.directory_urls))
-    write_file(out / SITE_FACTS, facts.to_json())
+    write_site_root(out, facts)
     plan.manifest.save()
     return summary
+
+
+def write_site_root(out: Path, facts: SiteFacts) -> None:
+    """The root files of a whole site (``build-site``, ``assemble``): ``versions.json`` for
+    Material's selector, the landing page and the site facts, all from ``facts``."""
+    order = list(facts.releases)[::-1]
+    write_file(out / "versions.json", versions_json(order))
+    write_file(out / "index.html", landing_page(facts.site_name, order, facts.titles, facts.directory_urls))
+    write_file(out / SITE_FACTS, facts.to_json())
 
 
 def zensical_job(parent: ParentConfig, version: str, plugin_options: dict[str, Any], work: Path,
