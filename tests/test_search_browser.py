@@ -95,24 +95,11 @@ def rank(found: list[dict[str, str]], query: Query) -> int | None:
 
 def search_site(root: Path) -> Path:
     """``mkdocs build --strict`` of the test site in ``root``."""
-    import json
-    import os
-    import shutil
-    import subprocess
+    from helpers.paths import SHARED
+    from helpers.sites import plugin_site
 
-    from helpers.paths import REPO, SHARED
-
-    shutil.copytree(REPO / "site_src", root / "docs")
-    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
-              "plugins": ["search", {"k8s-api-docs": {
-                  "versions": [{"version": "1.32", "crds": [str(SHARED / "crds/corpus/argo-cd")]}],
-                  "groups": GROUPS, "cache_dir": ".cache"}}]}
-    (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=root,
-        capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, check=False)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return root / "site"
+    argo_cd = str(SHARED / "crds/corpus/argo-cd")
+    return plugin_site(root, {"versions": [{"version": "1.32", "crds": [argo_cd]}], "groups": GROUPS})
 
 
 @pytest.fixture(scope="module")

@@ -21,10 +21,15 @@ def small_site(root: Path, version: str, source: str) -> Path:
     """``mkdocs build --strict`` in ``root`` of one release (the repository's theme, Markdown
     settings and hand-written pages, the plugin generating ``version`` from ``source``); the
     built site."""
+    return plugin_site(root, {"versions": [{"version": version, "source": source}]})
+
+
+def plugin_site(root: Path, options: dict[str, object]) -> Path:
+    """``mkdocs build --strict`` in ``root`` with the repository's theme, Markdown settings and
+    hand-written pages and the plugin's ``options`` (its cache in ``root``); the built site."""
     shutil.copytree(REPO / "site_src", root / "docs")
     config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
-              "plugins": ["search", {"k8s-api-docs": {
-                  "versions": [{"version": version, "source": source}], "cache_dir": ".cache"}}]}
+              "plugins": ["search", {"k8s-api-docs": {**options, "cache_dir": ".cache"}}]}
     (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
     result = subprocess.run(
         [sys.executable, "-m", "mkdocs", "build", "--strict", "-d", "site"], cwd=root,
