@@ -87,6 +87,17 @@ def module_files(root: Path, package: str) -> dict[str, Path]:
     return modules
 
 
+def imported_module(node: ast.ImportFrom, importer: str, is_package: bool) -> str:
+    """The absolute module a ``from … import`` of module ``importer`` names (relative ones
+    resolved against its package)."""
+    base = node.module or ""
+    if node.level:
+        anchor = importer.split(".") if is_package else importer.split(".")[:-1]
+        anchor = anchor[: len(anchor) - (node.level - 1)]
+        base = ".".join([*anchor, *([base] if base else [])])
+    return base
+
+
 def import_graph(root: Path, package: str) -> dict[str, dict[str, int]]:
     """Module → {imported module of ``package``: first line}."""
     modules = module_files(root, package)
@@ -99,11 +110,7 @@ def import_graph(root: Path, package: str) -> dict[str, dict[str, int]]:
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = name.split(".") if is_package else name.split(".")[:-1]
-                    anchor = anchor[: len(anchor) - (node.level - 1)]
-                    base = ".".join([*anchor, *([base] if base else [])])
+                base = imported_module(node, name, is_package)
                 for alias in node.names:
                     sub = f"{base}.{alias.name}"
                     targets.append(sub if sub in modules else base)
@@ -254,11 +261,7 @@ def private_imports(root: Path, package: str) -> list[Violation]:
                     if alias.name in modules and alias.asname:
                         module_aliases[alias.asname] = alias.name
             elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    anchor = name.split(".") if is_package else name.split(".")[:-1]
-                    anchor = anchor[: len(anchor) - (node.level - 1)]
-                    base = ".".join([*anchor, *([base] if base else [])])
+                base = imported_module(node, name, is_package)
                 if base != package and not base.startswith(package + "."):
                     continue
                 for alias in node.names:
