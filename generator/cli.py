@@ -656,18 +656,19 @@ def nothing_found(paths: Sequence[str], files: int, templates: int, skipped: int
 COMPLETION_POSITIONALS = {"diff": ("release", "release"), "explain": ("kind",), "scan": ("file",),
                           "check": ("file",), "completion": ("bash", "zsh")}
 """What the positional arguments of each command are, for completion."""
+COMPLETION_SHELLS = ("bash", "zsh")
+"""``render.completion.SHELLS``' names (a test keeps them equal): that module is imported only by
+``completion`` itself."""
 
 
 def add_completion_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    from generator.render.completion import SHELLS
-
     com = sub.add_parser(
         "completion", help="print a shell completion script (bash or zsh)",
         description="Print a completion script for commands, options, releases (the bundled "
                     "ones) and kinds (of the release on the command line, else the newest "
                     "bundled): eval \"$(k8s-api-docs completion bash)\" in ~/.bashrc, or "
                     "completion zsh in ~/.zshrc.")
-    com.add_argument("shell", nargs="?", choices=tuple(SHELLS), metavar="SHELL",
+    com.add_argument("shell", nargs="?", choices=COMPLETION_SHELLS, metavar="SHELL",
                      help="bash or zsh")
     com.add_argument("--kinds", default=None, metavar="RELEASE", nargs="?", const="",
                      help="print the resource names of RELEASE (default: the newest bundled), "

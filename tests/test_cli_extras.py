@@ -93,6 +93,13 @@ def bash_script(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return path
 
 
+def test_completion_shells_are_the_renderers() -> None:
+    from generator.cli import COMPLETION_SHELLS
+    from generator.render.completion import SHELLS
+
+    assert tuple(SHELLS) == COMPLETION_SHELLS
+
+
 def test_completion_scripts_parse(bash_script: Path, capsys: pytest.CaptureFixture[str]) -> None:
     check = subprocess.run(["bash", "-n", str(bash_script)], capture_output=True, text=True)
     assert check.returncode == 0, check.stderr

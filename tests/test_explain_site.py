@@ -14,6 +14,7 @@ import yaml
 from generator.analysis.explain import ExplainError, resolve
 from generator.cli import main
 from generator.config import Release
+from generator.errors import UsageError
 from generator.pipeline.load import load_api
 from generator.sitebuild.configured import configured_site, explain_site
 from generator.sources import available_versions
@@ -57,6 +58,21 @@ def test_configured_site_reads_versions_through_inherit(tmp_path: Path) -> None:
     assert configured_site(tmp_path) is None  # a config without the plugin
     default, configured = explain_site(tmp_path)
     assert not configured and list(default.releases) == ["1.31", "1.32"]
+
+
+def test_a_config_is_parsed_whenever_it_can_name_the_plugin(tmp_path: Path) -> None:
+    """Configs without the plugin's name are not parsed (no PyYAML on explain's path); one that
+    spells the name with a YAML escape still is, and a broken one that cannot name it is no
+    error (MkDocs reports it when the site is built)."""
+    (tmp_path / "mkdocs.yml").write_text(
+        'site_name: x\nplugins:\n  - "k8s\\x2dapi-docs":\n      versions: [{version: "1.30"}]\n')
+    site = configured_site(tmp_path)
+    assert site is not None and list(site.releases) == ["1.30"]
+    (tmp_path / "mkdocs.yml").write_text("site_name: [x\nplugins: [search]\n")
+    assert configured_site(tmp_path) is None
+    (tmp_path / "mkdocs.yml").write_text("site_name: [x\nplugins: [k8s-api-docs]\n")
+    with pytest.raises(UsageError, match="invalid MkDocs config"):
+        configured_site(tmp_path)
 
 
 def test_published_site_says_which_page_it_lacks() -> None:

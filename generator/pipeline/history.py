@@ -20,11 +20,12 @@ from generator.analysis.timeline import (
     index_fields,
 )
 from generator.config import HISTORY_SCOPES, one_of
+from generator.model.gvk import kind_of
 from generator.model.types import ApiSpec
 from generator.pipeline.collector import fewer_collections
 from generator.sources import available_versions, field_names
 from generator.sources.jsonschema_pkg import package_bytes
-from generator.sources.release_history import field_sets, history_releases
+from generator.sources.release_history import field_sets, field_sets_of, history_releases
 
 
 def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
@@ -84,7 +85,11 @@ def _history_indexes(keys: frozenset[ModelKey] | None) -> dict[str, ReleaseIndex
     process."""
     releases = history_releases()
     per_key: dict[ModelKey, list[dict[str, Presence]]] = {}
-    runs = field_sets()
+    if keys is None:
+        runs = field_sets()
+    else:
+        kinds = {k.kind for k in keys}
+        runs = field_sets_of(lambda name: kind_of(name) in kinds and identity(name)[0] in keys)
     for name in sorted(runs):
         key, api_version = identity(name)
         if keys is not None and key not in keys:

@@ -1,14 +1,13 @@
 """The site a project publishes, as ``explain`` needs it: the releases of the k8s-api-docs plugin
 in the MkDocs config of a directory (``mkdocs.yml``, following ``INHERIT``), else the default
-site ``build-site`` makes (``presets.DEFAULT_RELEASES``). Read with PyYAML alone: ``explain``
-loads no MkDocs."""
+site ``build-site`` makes (``presets.DEFAULT_RELEASES``). Read with PyYAML alone (libyaml's parser
+where installed): ``explain`` loads no MkDocs, and no YAML at all for a config that cannot
+configure the plugin."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from generator.errors import UsageError
 from generator.model.ordering import release_sort_key
@@ -19,18 +18,27 @@ PLUGIN = "k8s-api-docs"
 CONFIG_NAMES = ("mkdocs.yml", "mkdocs.yaml")
 
 
-class _TolerantLoader(yaml.SafeLoader):
-    """Safe loading that reads MkDocs' tags (``!ENV``, ``!!python/name:…``) as nothing."""
-
-
-_TolerantLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+MENTIONS = (PLUGIN.encode(), b"INHERIT", b"\\")
+"""Bytes a config holds when it can name the plugin or a parent config: the names themselves, or
+a backslash (a double-quoted YAML scalar can spell any character as an escape). A config with
+none of them is not parsed: importing PyYAML is a large part of ``explain``'s start-up."""
 
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.load(path.read_bytes(), Loader=_TolerantLoader)  # a SafeLoader
+        raw = path.read_bytes()
     except OSError as exc:
         raise UsageError(f"cannot read MkDocs config {path}: {exc.strerror or exc}") from None
+    if not any(m in raw for m in MENTIONS):
+        return {}
+    import yaml
+
+    class TolerantLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
+        """Safe loading that reads MkDocs' tags (``!ENV``, ``!!python/name:…``) as nothing."""
+
+    TolerantLoader.add_multi_constructor("", lambda loader, suffix, node: None)
+    try:
+        data = yaml.load(raw, Loader=TolerantLoader)  # a SafeLoader
     except yaml.YAMLError as exc:
         raise UsageError(f"invalid MkDocs config {path}: {' '.join(str(exc).split())}") from None
     return data if isinstance(data, dict) else {}

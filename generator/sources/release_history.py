@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 from types import MappingProxyType
@@ -43,19 +43,28 @@ def table() -> Mapping[str, Any]:
 
 
 @cache
-def _field_runs() -> tuple[tuple[str, ...], Mapping[str, tuple[tuple[int, frozenset[str]], ...]]]:
-    """``history_releases`` and ``field_sets``: what field histories read. Read from the table
-    when something loaded it already, else from the file without keeping the rest (the
-    fields' types and kinds: ``generate`` never reads them)."""
+def _raw_runs() -> tuple[tuple[str, ...], Mapping[str, list[list[Any]]]]:
+    """The releases and each definition's runs as decoded (lists), read from the table when
+    something loaded it already, else from the file without keeping the rest (the fields' types
+    and kinds: ``generate`` never reads them)."""
     data = table() if table.cache_info().currsize else _read()
-    return tuple(data.get("releases", ())), MappingProxyType({
-        name: tuple((mask, frozenset(fields)) for mask, fields in entry["sets"])
-        for name, entry in data.get("definitions", {}).items()})
+    return tuple(data.get("releases", ())), {
+        name: entry["sets"] for name, entry in data.get("definitions", {}).items()}
+
+
+def _runs(raw: list[list[Any]]) -> tuple[tuple[int, frozenset[str]], ...]:
+    return tuple((mask, frozenset(fields)) for mask, fields in raw)
+
+
+@cache
+def _field_runs() -> Mapping[str, tuple[tuple[int, frozenset[str]], ...]]:
+    """``field_sets``: what field histories read."""
+    return MappingProxyType({name: _runs(raw) for name, raw in _raw_runs()[1].items()})
 
 
 def history_releases() -> tuple[str, ...]:
     """The releases the table covers, oldest first (``("1.10", …, "1.24")``)."""
-    return _field_runs()[0]
+    return _raw_runs()[0]
 
 
 def _bit(release: str) -> int:
@@ -66,7 +75,15 @@ def _bit(release: str) -> int:
 def field_sets() -> Mapping[str, tuple[tuple[int, frozenset[str]], ...]]:
     """Definition name → (release mask, its field names) of each run of releases with the same
     fields: one frozenset per run, shared by the releases of the run."""
-    return _field_runs()[1]
+    return _field_runs()
+
+
+def field_sets_of(wanted: Callable[[str], bool]) -> Mapping[str, tuple[tuple[int, frozenset[str]], ...]]:
+    """``field_sets`` of the definitions ``wanted`` says yes to (``explain``'s few models: the
+    others' sets are not made)."""
+    if _field_runs.cache_info().currsize:
+        return {name: runs for name, runs in _field_runs().items() if wanted(name)}
+    return {name: _runs(raw) for name, raw in _raw_runs()[1].items() if wanted(name)}
 
 
 @cache
