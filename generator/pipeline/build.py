@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import jinja2
@@ -15,6 +16,7 @@ from generator.config import Release, SiteConfig
 from generator.errors import Diagnostic, Location, UsageError
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
+from generator.pipeline import parallel
 from generator.pipeline.cache import config_digest, template_env
 from generator.pipeline.collector import fewer_collections, frozen_heap
 from generator.pipeline.history import release_timeline, timeline_of
@@ -274,6 +276,7 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
         published = PublishedReleases(apis, plans, timeline)
         hooks = [VersionsHook(published), *hooks]
     rendered: list[str] = []
+    split = _models_split(config, hooks, env, loaded, todo, isinstance(site.pages, EncodedPages))
     for i, version in enumerate(config.rendered):
         api, plan = apis[version], plans[version]
         site.apis.append(api)
@@ -285,7 +288,12 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
             changes = change_pages(version, published, config)
         pages: MutableMapping[str, str] = EncodedPages() if isinstance(site.pages, EncodedPages) else {}
         try:
-            if isinstance(pages, EncodedPages):
+            if split is not None:
+                if isinstance(pages, EncodedPages):
+                    pages.add_encoded(split[version])
+                else:
+                    pages.update(split[version])
+            elif isinstance(pages, EncodedPages):
                 names = list(todo.models[version])
                 for at in range(0, len(names), ENCODED_BATCH):
                     pages.update(render_models(api, plan, env, hooks, names[at:at + ENCODED_BATCH]))
@@ -323,6 +331,39 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
         dict(sorted(site.pages.items()))
     site.rendered = sorted(rendered)
     return site
+
+
+PARALLEL_BATCH = 16
+"""Model pages a task of ``parallel.split`` renders at most (fewer when there are few: eight
+tasks or more)."""
+
+
+def _models_split(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environment,
+                  loaded: dict[str, LoadedRelease], todo: PageDependencies, encoded: bool
+                  ) -> dict[str, dict[str, Any]] | None:
+    """The model pages of every rendered release (``todo.models``), rendered by this process
+    and a forked worker (``pipeline.parallel``), UTF-8 encoded when ``encoded``; ``None`` when
+    not split or when the split failed: the caller renders them (and raises any error) itself."""
+    names = {version: [name for name in todo.models[version] if name in loaded[version].plan.model_pages]
+             for version in config.rendered}
+    total = sum(len(n) for n in names.values())
+    if not parallel.worthwhile(total):
+        return None
+    batch = max(1, min(PARALLEL_BATCH, total // 8))
+    jobs = [(version, chunk[at:at + batch]) for version, chunk in names.items()
+            for at in range(0, len(chunk), batch)]
+
+    def task(version: str, chunk: list[str]) -> dict[str, Any]:
+        pages = render_models(loaded[version].api, loaded[version].plan, env, hooks, chunk)
+        return EncodedPages.encoded(pages) if encoded else pages
+
+    results = parallel.split([partial(task, version, chunk) for version, chunk in jobs])
+    if results is None:
+        return None
+    split: dict[str, dict[str, Any]] = {version: {} for version in config.rendered}
+    for (version, _), pages in zip(jobs, results, strict=True):
+        split[version].update(pages)
+    return split
 
 
 def _home_links(plan: SitePlan, changes: Sequence[ChangesPage]) -> Callable[[IndexPage], None]:
