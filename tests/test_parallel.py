@@ -194,3 +194,36 @@ def test_a_template_error_in_the_worker_is_the_serial_one_line_error(tmp_path: P
 def test_the_environment_switch_is_documented() -> None:
     text = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
     assert parallel.PARALLEL_ENV in text and "force" in text and "off" in text
+
+
+# ``generate`` killed (SIGKILL, no clean-up) at its Nth page write, in whichever process
+KILLER = """
+import os, signal, sys
+import generator.output.writer as writer
+count = int(sys.argv[1])
+done = [0]
+real = writer.write_page
+def killing(*args):
+    real(*args)
+    done[0] += 1
+    if done[0] == count:
+        os.kill(os.getpid(), signal.SIGKILL)
+writer.write_page = killing
+from generator.cli import main
+sys.exit(main(sys.argv[2:]))
+"""
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("count", [2, 8])
+def test_generate_killed_while_two_processes_write_leaves_the_output_as_it_was(
+        tmp_path: Path, count: int) -> None:
+    out = tmp_path / "out"
+    assert run_python(SPY, *generate_args(out), parallel_mode="off").returncode == 0
+    before = tree(out)
+    proc = run_python(KILLER, str(count), *generate_args(out, "--format", "mkdocs"))
+    assert proc.returncode == -9
+    assert tree(out) == before  # nothing swapped in
+    again = run_python(SPY, *generate_args(out))  # the next run completes
+    assert again.returncode == 0 and again.stderr.endswith("tasks: rendered\n")
+    assert tree(out) == before
