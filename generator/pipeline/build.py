@@ -353,7 +353,7 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
     return site
 
 
-PARALLEL_BATCH = 16
+PARALLEL_BATCH = 8
 """Model pages a task of ``parallel.split`` renders at most (fewer when there are few: eight
 tasks or more)."""
 

@@ -1,6 +1,7 @@
-"""Work split over two processes (``split``): a forked worker takes tasks while this process
-takes the others, and sends its results back; the results come out in task order, as one
-process would have made them, or not at all (``None``: the caller does the work itself).
+"""Work split over two processes (``split``): a forked worker takes tasks from the back of the
+list while this process takes them from the front, and sends its results back; the results come
+out in task order, as one process would have made them, or not at all (``None``: the caller
+does the work itself).
 
 Used for the model pages of a build (``pipeline.build``), the larger part of its CPU. Rendering
 a page reads the loaded releases and writes only to memos (caches), so a page is the same
@@ -9,8 +10,8 @@ whichever process renders it; each process fills its own memos.
 Off (``None`` at once, nothing forked) when ``K8S_API_DOCS_PARALLEL=off``; when this process
 has one core (``os.sched_getaffinity``) or no ``fork``; when it already runs other threads
 (``mkdocs serve``'s server: forking a threaded process is unsafe); and for fewer than
-``MIN_UNITS`` model pages. ``build-site`` sets ``off`` in its release builds (already one process a
-release). ``K8S_API_DOCS_PARALLEL=force`` splits whatever the core count and the amount of work
+``MIN_UNITS`` model pages. ``build-site`` sets ``off`` in its release builds (already one
+process a release). ``K8S_API_DOCS_PARALLEL=force`` splits whatever the core count and the amount of work
 (tests).
 
 Any failure gives ``None`` after the worker is gone (killed if needed, always reaped): an
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import marshal
+import mmap
 import os
 import signal
 import struct
@@ -39,7 +41,6 @@ when worthwhile."""
 MIN_UNITS = 100
 """Less work than this (model pages) is not worth a fork."""
 
-_TOKEN = struct.Struct("<I")
 _FRAME = struct.Struct("<IQ")  # task index, length of its marshalled result
 
 
@@ -91,15 +92,8 @@ def split(tasks: Sequence[Callable[[], Any]], send: Callable[[Any], Any] = _same
     except Exception:
         return None
     done[0] = True
-    queue_r, queue_w = os.pipe()
+    claims = _Claims(len(tasks))
     back_r, back_w = os.pipe()
-    try:
-        os.write(queue_w, b"".join(_TOKEN.pack(i) for i in range(1, len(tasks))))
-    except OSError:  # more tokens than a pipe holds: not split
-        for fd in (queue_r, queue_w, back_r, back_w):
-            os.close(fd)
-        return None
-    os.close(queue_w)  # every token is in the pipe: an empty read means no task is left
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, OSError, ValueError):
             stream.flush()
@@ -107,55 +101,74 @@ def split(tasks: Sequence[Callable[[], Any]], send: Callable[[Any], Any] = _same
     pid = os.fork()
     if pid == 0:  # the worker
         os.close(back_r)
-        _work(tasks, send, queue_r, back_w, parent)
+        _work(tasks, send, claims, back_w, parent)
     os.close(back_w)
     reaped = False
     try:
         try:
-            while (index := _claim(queue_r)) is not None:
+            for index in range(1, len(tasks)):
+                if not claims.take(index):
+                    break
                 results[index] = tasks[index]()
                 done[index] = True
         except Exception:
             return None
         for index, value in _frames(back_r):
-            results[index] = receive(value)
-            done[index] = True
+            if not done[index]:  # the one task both may have taken where they met: the same
+                results[index] = receive(value)
+                done[index] = True
         _, status = os.waitpid(pid, 0)
         reaped = True
         if status != 0 or not all(done):
             return None
         return results
     finally:
-        os.close(queue_r)
+        claims.close()
         os.close(back_r)
         if not reaped:
             _stop(pid)
 
 
-def _claim(queue: int) -> int | None:
-    data = os.read(queue, _TOKEN.size)  # a pipe read this small takes a whole token or none
-    return _TOKEN.unpack(data)[0] if data else None
+class _Claims:
+    """Which tasks are taken, in memory both processes share (``mmap``, one byte a task): this
+    process takes them from the front, the worker from the back, each until it finds one taken
+    (they met). Each works through neighbouring tasks as one process would, so its memos serve
+    its next pages. Without a lock (none to be left held by a killed process): at most the
+    task where they meet is taken by both, and gives the same result in both."""
+
+    def __init__(self, count: int) -> None:
+        self._flags = mmap.mmap(-1, max(1, count))  # anonymous and shared: seen across the fork
+
+    def take(self, index: int) -> bool:
+        if self._flags[index]:
+            return False
+        self._flags[index] = 1
+        return True
+
+    def close(self) -> None:
+        self._flags.close()
 
 
-def _work(tasks: Sequence[Callable[[], Any]], send: Callable[[Any], Any], queue: int, back: int,
+def _work(tasks: Sequence[Callable[[], Any]], send: Callable[[Any], Any], claims: _Claims, back: int,
           parent: int) -> NoReturn:
-    """The worker: take tasks until none is left (or the parent is gone), then send every
-    result back; exit 0 only when all were sent."""
+    """The worker: take tasks from the back until one is taken (or the parent is gone), then
+    send every result back; exit 0 only when all were sent."""
     status = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it quietly
         frames = []
-        while (index := _claim(queue)) is not None:
+        for index in range(len(tasks) - 1, 0, -1):
             if os.getppid() != parent:
-                break
+                os._exit(1)
+            if not claims.take(index):
+                break  # met the parent
             data = marshal.dumps(send(tasks[index]()))
             frames.append(_FRAME.pack(index, len(data)) + data)
-        else:
-            with os.fdopen(back, "wb", closefd=False) as out:
-                for frame in frames:
-                    out.write(frame)
-            status = 0
-    except BaseException:
+        with os.fdopen(back, "wb", closefd=False) as out:
+            for frame in frames:
+                out.write(frame)
+        status = 0
+    except BaseException:  # the parent does the work again and raises it
         status = 1
     finally:
         os._exit(status)
