@@ -6,7 +6,9 @@ What forks runs in a fresh interpreter (``python -c``): a pytest-xdist worker ru
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -227,3 +229,33 @@ def test_generate_killed_while_two_processes_write_leaves_the_output_as_it_was(
     again = run_python(SPY, *generate_args(out))  # the next run completes
     assert again.returncode == 0 and again.stderr.endswith("tasks: rendered\n")
     assert tree(out) == before
+
+
+MKDOCS_SPY = SPY.replace("from generator.cli import main\nsys.exit(main(sys.argv[1:]))",
+                         "from mkdocs.__main__ import cli\nsys.argv = ['mkdocs', *sys.argv[1:]]\ncli()")
+
+
+def plugin_build(root: Path, parallel_mode: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+    """``mkdocs build --strict`` of two fixture releases with the repository's theme and pages."""
+    shutil.copytree(REPO / "site_src", root / "docs")
+    versions = [{"version": "1.0", "source": str(OLD)}, {"version": "2.0", "source": str(BUILDERS)}]
+    config = {"INHERIT": str(REPO / "mkdocs.yml"), "docs_dir": "docs", "nav": ["index.md"],
+              "plugins": ["search", {"k8s-api-docs": {"versions": versions, "cache_dir": ".cache"}}]}
+    (root / "mkdocs.yml").write_text(json.dumps(config), encoding="utf-8")  # JSON is YAML
+    env = {**os.environ, parallel.PARALLEL_ENV: parallel_mode, "PYTHONPATH": str(REPO),
+           "NO_MKDOCS_2_WARNING": "1"}
+    proc = subprocess.run([sys.executable, "-c", MKDOCS_SPY, "build", "--strict", "-d", "site"],
+                          cwd=root, env=env, capture_output=True, text=True, check=False, timeout=300)
+    return proc, root / "site"
+
+
+@pytest.mark.integration
+def test_the_plugin_on_two_cores_builds_the_same_site(tmp_path: Path) -> None:
+    serial, serial_site = plugin_build(tmp_path / "serial", "off")
+    split, split_site = plugin_build(tmp_path / "split", "force")
+    assert serial.returncode == split.returncode == 0, serial.stderr + split.stderr
+    assert "split " not in serial.stderr
+    assert "tasks: rendered\n" in split.stderr
+    serial_tree, split_tree = tree(serial_site), tree(split_site)
+    assert any(p.startswith("2.0/") and p.endswith("index.html") for p in serial_tree)
+    assert serial_tree == split_tree
