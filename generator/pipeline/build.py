@@ -381,7 +381,9 @@ def _models_split(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
             return dict.fromkeys(pages)
         return EncodedPages.encoded(pages) if encoded else pages
 
-    results = parallel.split([partial(task, version, chunk) for version, chunk in jobs])
+    firsts = [next(i for i, (v, _) in enumerate(jobs) if v == version) for version in names if names[version]]
+    # a release's first batch rendered before the fork: its release-wide memos made once
+    results = parallel.split([partial(task, version, chunk) for version, chunk in jobs], first=firsts)
     if results is None:
         return None
     split: dict[str, dict[str, Any]] = {version: {} for version in config.rendered}

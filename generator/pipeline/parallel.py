@@ -78,21 +78,25 @@ def worthwhile(units: int) -> bool:
 
 
 def split(tasks: Sequence[Callable[[], Any]], send: Callable[[Any], Any] = _same,
-          receive: Callable[[Any], Any] = _same) -> list[Any] | None:
+          receive: Callable[[Any], Any] = _same, first: Sequence[int] = (0,)) -> list[Any] | None:
     """Every task's result in task order, the tasks run by this process and a forked worker,
     or ``None`` (see the module docstring; then nothing of the tasks' results is kept). The
-    first task runs here before the fork (compiled templates and shared memos are then
-    inherited). ``send`` makes the worker's result ``marshal``-able, ``receive`` turns it back."""
+    tasks ``first`` (indexes) run here before the fork: what they compile and remember (the
+    templates, memos of a whole release) is then inherited, not made in both processes.
+    ``send`` makes the worker's result ``marshal``-able, ``receive`` turns it back."""
     if len(tasks) < 2 or not usable():
         return None
     results: list[Any] = [None] * len(tasks)
     done = [False] * len(tasks)
-    try:
-        results[0] = tasks[0]()
-    except Exception:
-        return None
-    done[0] = True
     claims = _Claims(len(tasks))
+    try:
+        for index in sorted(set(first)):
+            results[index] = tasks[index]()
+            done[index] = True
+            claims.skip(index)
+    except Exception:
+        claims.close()
+        return None
     back_r, back_w = os.pipe()
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, OSError, ValueError):
@@ -106,8 +110,11 @@ def split(tasks: Sequence[Callable[[], Any]], send: Callable[[Any], Any] = _same
     reaped = False
     try:
         try:
-            for index in range(1, len(tasks)):
-                if not claims.take(index):
+            for index in range(len(tasks)):
+                taken = claims.take(index)
+                if taken is None:
+                    continue
+                if not taken:
                     break
                 results[index] = tasks[index]()
                 done[index] = True
@@ -132,17 +139,29 @@ def split(tasks: Sequence[Callable[[], Any]], send: Callable[[Any], Any] = _same
 class _Claims:
     """Which tasks are taken, in memory both processes share (``mmap``, one byte a task): this
     process takes them from the front, the worker from the back, each until it finds one taken
-    (they met). Each works through neighbouring tasks as one process would, so its memos serve
-    its next pages. Without a lock (none to be left held by a killed process): at most the
-    task where they meet is taken by both, and gives the same result in both."""
+    (they met); the tasks done before the fork are skipped. Each works through neighbouring
+    tasks as one process would, so its memos serve its next pages. Without a lock (none to be
+    left held by a killed process): at most the task where they meet is taken by both, and gives
+    the same result in both."""
+
+    TAKEN, DONE = 1, 2
 
     def __init__(self, count: int) -> None:
         self._flags = mmap.mmap(-1, max(1, count))  # anonymous and shared: seen across the fork
 
-    def take(self, index: int) -> bool:
-        if self._flags[index]:
+    def skip(self, index: int) -> None:
+        """Task ``index`` was done before the fork."""
+        self._flags[index] = self.DONE
+
+    def take(self, index: int) -> bool | None:
+        """Take task ``index``: ``True``, ``False`` when taken (the other process got here),
+        ``None`` when done before the fork."""
+        flag = self._flags[index]
+        if flag == self.DONE:
+            return None
+        if flag:
             return False
-        self._flags[index] = 1
+        self._flags[index] = self.TAKEN
         return True
 
     def close(self) -> None:
@@ -157,10 +176,13 @@ def _work(tasks: Sequence[Callable[[], Any]], send: Callable[[Any], Any], claims
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends it quietly
         frames = []
-        for index in range(len(tasks) - 1, 0, -1):
+        for index in range(len(tasks) - 1, -1, -1):
             if os.getppid() != parent:
                 os._exit(1)
-            if not claims.take(index):
+            taken = claims.take(index)
+            if taken is None:
+                continue
+            if not taken:
                 break  # met the parent
             data = marshal.dumps(send(tasks[index]()))
             frames.append(_FRAME.pack(index, len(data)) + data)
