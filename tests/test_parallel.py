@@ -259,3 +259,10 @@ def test_the_plugin_on_two_cores_builds_the_same_site(tmp_path: Path) -> None:
     serial_tree, split_tree = tree(serial_site), tree(split_site)
     assert any(p.startswith("2.0/") and p.endswith("index.html") for p in serial_tree)
     assert serial_tree == split_tree
+
+
+def test_split_works_where_children_are_reaped_by_the_system() -> None:
+    code = "import signal\nsignal.signal(signal.SIGCHLD, signal.SIG_IGN)\n" + SPLIT
+    proc = run_python(code, "none")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "2", "no", "child", "left"]

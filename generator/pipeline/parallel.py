@@ -124,7 +124,10 @@ def split(tasks: Sequence[Callable[[], Any]], send: Callable[[Any], Any] = _same
             if not done[index]:  # the one task both may have taken where they met: the same
                 results[index] = receive(value)
                 done[index] = True
-        _, status = os.waitpid(pid, 0)
+        try:
+            _, status = os.waitpid(pid, 0)
+        except ChildProcessError:  # reaped already (SIGCHLD ignored): every result counts
+            status = 0
         reaped = True
         if status != 0 or not all(done):
             return None
