@@ -1,10 +1,21 @@
 """Helpers of the benchmark scripts: run a command, report wall/CPU seconds and peak memory.
 
-Peak memory is sampled from /proc over the whole process tree (the sum of RSS of a command and
-all its descendants, every 50 ms), so parallel builds count together; the largest single process
-is also reported (``wait4`` rusage). CPU seconds count the whole tree too: this process is made
-a child subreaper (Linux), so a descendant the command leaves behind (``build-site``'s fork
-server, which reaps the release builds) is reaped here and its CPU added.
+Peak memory is sampled from /proc over the whole process tree every 50 ms, so parallel builds
+count together, as two figures:
+
+- ``peak_tree_mb``: the peak of the sum of RSS of a command and all its descendants. A forked
+  child's pages shared copy-on-write with its parent are resident in both, so this sum counts
+  them twice (it over-states a tree that forks, never under-states one).
+- ``peak_tree_pss_mb``: the peak of the sum of PSS (``/proc/PID/smaps_rollup``: each shared page
+  divided among the processes sharing it), which counts every page once: the memory the tree
+  takes from the machine. Lower than the RSS sum also for a tree that shares nothing with
+  itself: file pages (the interpreter, libraries) mapped by other processes of the machine are
+  divided among them too.
+
+The largest single process is also reported (``wait4`` rusage). CPU seconds count the whole
+tree too: this process is made a child subreaper (Linux), so a descendant the command leaves
+behind (``build-site``'s fork server, which reaps the release builds) is reaped here and its CPU
+added.
 """
 
 from __future__ import annotations
@@ -37,6 +48,8 @@ class Run:
     output: str
     system: float = 0.0
     """The kernel's part of ``cpu`` (file system work: the noisiest part on a shared disk)."""
+    peak_tree_pss_mb: float = 0.0
+    """Peak of the summed PSS of the process tree (shared pages counted once)."""
 
 
 def _children(pid: int) -> list[int]:
@@ -51,17 +64,36 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _tree_rss(pid: int) -> int:
-    total, stack = 0, [pid]
+def _pss(pid: int) -> int:
+    """PSS of ``pid`` in bytes (0 when it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Pss:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, IndexError, ValueError):
+        pass
+    return 0
+
+
+def _tree_memory(pid: int) -> tuple[int, int]:
+    """Summed RSS and summed PSS of ``pid`` and its descendants, in bytes."""
+    rss = pss = 0
+    stack = [pid]
     while stack:
         current = stack.pop()
         try:
             with open(f"/proc/{current}/statm", encoding="ascii") as fh:
-                total += int(fh.read().split()[1]) * PAGE
+                rss += int(fh.read().split()[1]) * PAGE
         except (OSError, IndexError, ValueError):
             continue
+        pss += _pss(current)
         stack.extend(_children(current))
-    return total
+    return rss, pss
+
+
+def _tree_rss(pid: int) -> int:
+    return _tree_memory(pid)[0]
 
 
 PR_SET_CHILD_SUBREAPER = 36
@@ -92,13 +124,14 @@ def run(cmd: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: Path |
     start = time.perf_counter()
     proc = subprocess.Popen(list(cmd), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             env={**os.environ, **(env or {})}, cwd=cwd)
-    peak = 0
+    peak = peak_pss = 0
     done = threading.Event()
 
     def sample() -> None:
-        nonlocal peak
+        nonlocal peak, peak_pss
         while not done.is_set():
-            peak = max(peak, _tree_rss(proc.pid))
+            rss, pss = _tree_memory(proc.pid)
+            peak, peak_pss = max(peak, rss), max(peak_pss, pss)
             done.wait(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -113,7 +146,8 @@ def run(cmd: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: Path |
     orphans, orphans_system = _reap_orphans()
     process_peak = usage.ru_maxrss / 1024
     return Run(wall, usage.ru_utime + usage.ru_stime + orphans, max(peak / 2**20, process_peak),
-               process_peak, proc.returncode, output, usage.ru_stime + orphans_system)
+               process_peak, proc.returncode, output, usage.ru_stime + orphans_system,
+               peak_pss / 2**20)
 
 
 def median(values: Sequence[float]) -> float:

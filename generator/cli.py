@@ -308,23 +308,28 @@ def _print_diagnostics(diagnostics: Iterable[object]) -> None:
 def cmd_generate(args: argparse.Namespace) -> int:
     import gc
 
-    from generator.output.writer import replace_releases
+    from generator.output.writer import ReleaseStage
     from generator.pipeline.build import build
     from generator.views.site import version_dir
 
     config = _config(args, args.page_format or "mkdocs")
+    # model pages written as they are rendered (by whichever process renders them), the rest
+    # (kept encoded) after; the releases are swapped in at the end
+    stage = ReleaseStage(args.out, [version_dir(v) for v in config.rendered], config.page_format)
     collecting = gc.isenabled()
     gc.disable()  # one build, then exit: its few reference cycles are not worth the collections
     try:
-        site, _ = build(config, encoded=True)  # pages only written out: kept encoded
+        try:
+            site, _ = build(config, encoded=True, sink=stage.write)
+        finally:
+            if collecting:  # callers in the same process (tests) keep their collector
+                gc.enable()
+        _print_diagnostics(site.diagnostics)
+        stage.commit(site.pages)
     finally:
-        if collecting:  # callers in the same process (tests) keep their collector
-            gc.enable()
-    _print_diagnostics(site.diagnostics)
-    replace_releases(args.out, site.pages, [version_dir(v) for v in config.rendered],
-                     config.page_format)
+        stage.discard()
     if not args.quiet:
-        pages = sum(1 for path in site.pages if path.endswith(".md"))  # + each release's fieldpaths.json
+        pages = sum(1 for path in site.rendered if path.endswith(".md"))  # + each release's fieldpaths.json
         print(f"wrote {pages} pages for {len(config.releases)} release(s) to {args.out}")
     return EXIT_OK
 

@@ -22,9 +22,9 @@ from generator.atomic import atomic_write, temp_dir
 from generator.atomic import swap_dir as _atomic_swap_dir
 from generator.errors import Location, UsageError
 
-__all__ = ["MANAGED_MARKER", "check_relative", "claim_dir", "page_format_of", "read_tree",
-           "remove_dir", "replace_releases", "replace_tree", "swap_dir", "sync_tree", "write_bytes",
-           "write_file", "write_page", "write_pages"]
+__all__ = ["MANAGED_MARKER", "ReleaseStage", "check_relative", "claim_dir", "page_format_of",
+           "read_tree", "remove_dir", "replace_releases", "replace_tree", "swap_dir", "sync_tree",
+           "write_bytes", "write_file", "write_page", "write_pages"]
 
 MANAGED_MARKER = ".k8s-api-docs"
 """File left in every directory this tool owns; ``replace_tree`` refuses to replace others."""
@@ -122,33 +122,87 @@ def replace_releases(out_dir: Path, pages: Mapping[str, str], releases: Sequence
     marker (``out_dir/.k8s-api-docs``) records the page format. All release trees are written
     into one temporary sibling of ``out_dir`` first, then swapped in one by one
     (``atomic.swap_dir``): a run killed at any point leaves each release directory whole.
-    Refuses a directory ``generate`` did not write and one that holds the other page format."""
-    _replace_releases(out_dir.resolve(), pages, releases, page_format)
+    Refuses a directory ``generate`` did not write and one that holds the other page format.
+    ``ReleaseStage`` does the same in steps."""
+    stage = ReleaseStage(out_dir, releases, page_format)
+    try:
+        stage.commit(pages)
+    finally:
+        stage.discard()
 
 
-def _replace_releases(out_dir: Path, pages: Mapping[str, str], releases: Sequence[str],
-                      page_format: str) -> None:
+class ReleaseStage:
+    """``replace_releases`` in steps, for pages written as they are rendered (``generate``).
+    ``write`` stages pages; its first call checks ``out_dir`` as ``replace_releases`` does and
+    makes the temporary sibling. Once this process has made it (a ``write`` of no pages does), a
+    forked process may ``write`` too. ``commit`` stages the last pages, then swaps each release
+    in; ``discard`` (in a ``finally``) removes what is left of the stage. Until ``commit`` swaps,
+    ``out_dir`` is untouched."""
+
+    def __init__(self, out_dir: Path, releases: Sequence[str], page_format: str = "mkdocs") -> None:
+        self.out_dir = out_dir
+        self.releases = list(releases)
+        self.page_format = page_format
+        self.staging: Path | None = None
+        self._owner = os.getpid()
+
+    def write(self, pages: Mapping[str, str]) -> None:
+        _check_inside(pages, self.releases)
+        if self.staging is None:
+            if os.getpid() != self._owner:
+                raise RuntimeError("the stage is made by the process that owns it")
+            self.staging = _open_stage(self.out_dir, self.releases, self.page_format)
+        _stage_pages(self.out_dir, self.staging, pages)
+
+    def commit(self, pages: Mapping[str, str]) -> None:
+        self.write(pages)
+        assert self.staging is not None
+        _swap_releases(self.out_dir, self.staging, self.releases, self.page_format)
+
+    def discard(self) -> None:
+        if self.staging is not None and os.getpid() == self._owner:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            self.staging = None
+
+
+def _check_inside(pages: Mapping[str, str], releases: Sequence[str]) -> None:
+    for rel in pages:
+        if check_relative(rel).parts[0] not in releases or len(check_relative(rel).parts) < 2:
+            raise UsageError(f"page {rel!r} is not inside one of the releases written")
+
+
+@_disk_errors
+def _open_stage(given: Path, releases: Sequence[str], page_format: str) -> Path:
+    out_dir = given.resolve()
     refuse_foreign(out_dir)
     existing = page_format_of(out_dir)
     if existing is not None and existing != page_format and _has_pages(out_dir):
         raise UsageError(f"{out_dir} holds {existing} pages; write --format {page_format} pages "
                          f"into another directory (or regenerate it with --format {existing})")
-    for rel in pages:
-        if check_relative(rel).parts[0] not in releases or len(check_relative(rel).parts) < 2:
-            raise UsageError(f"page {rel!r} is not inside one of the releases written")
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = temp_dir(out_dir.parent, f".{out_dir.name}.new-")
     try:
         for release in releases:
             (staging / check_relative(release)).mkdir(parents=True)
-        for rel, text in pages.items():
-            write_page(staging, rel, text)
-        out_dir.mkdir(exist_ok=True)
-        atomic_write(out_dir / MANAGED_MARKER, f"{MARKER_TEXT}format: {page_format}\n")
-        for release in releases:
-            swap_dir(staging / release, out_dir / release)
-    finally:
+    except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return staging
+
+
+@_disk_errors
+def _stage_pages(given: Path, staging: Path, pages: Mapping[str, str]) -> None:
+    for rel, text in pages.items():
+        write_page(staging, rel, text)
+
+
+@_disk_errors
+def _swap_releases(given: Path, staging: Path, releases: Sequence[str], page_format: str) -> None:
+    out_dir = given.resolve()
+    out_dir.mkdir(exist_ok=True)
+    atomic_write(out_dir / MANAGED_MARKER, f"{MARKER_TEXT}format: {page_format}\n")
+    for release in releases:
+        swap_dir(staging / release, out_dir / release)
 
 
 def _has_pages(out_dir: Path) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import jinja2
@@ -15,6 +16,7 @@ from generator.config import Release, SiteConfig
 from generator.errors import Diagnostic, Location, UsageError
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
+from generator.pipeline import parallel
 from generator.pipeline.cache import config_digest, template_env
 from generator.pipeline.collector import fewer_collections, frozen_heap
 from generator.pipeline.history import release_timeline, timeline_of
@@ -64,9 +66,13 @@ def change_pages(version: str, site: PublishedReleases, config: SiteConfig) -> l
     return pages
 
 
+PageSink = Callable[[Mapping[str, str]], None]
+"""Takes pages as they are rendered (``build``'s ``sink``), in whichever process rendered them."""
+
+
 def build(config: SiteConfig, state: SiteState | None = None, *,
           progress: Callable[[str], None] | None = None, keep: bool = False,
-          encoded: bool = False) -> tuple[GeneratedSite, SiteState | None]:
+          encoded: bool = False, sink: PageSink | None = None) -> tuple[GeneratedSite, SiteState | None]:
     """Load, plan and render every release of ``config``: the one entry point of the CLI, the
     plugin and ``build-site``.
 
@@ -79,20 +85,26 @@ def build(config: SiteConfig, state: SiteState | None = None, *,
     this call rendered. ``progress`` is called with each release as it is loaded. Runs with
     fewer garbage collections (``collector``). ``encoded`` (a caller that only writes the
     pages out, without ``state`` or ``keep``): the pages are kept as ``EncodedPages``, rendered
-    a batch of models at a time, in half the memory.
+    a batch of models at a time, in half the memory. ``sink`` (the same callers; ``generate``
+    writes them): the model pages are handed to it a batch at a time as they are rendered, by
+    the process that rendered them (``pipeline.parallel``), and are not kept in the site's
+    ``pages`` (``rendered`` lists them); its first call (maybe of no pages) comes before any fork.
     """
     with fewer_collections():
-        return _build(config, state, progress, keep, encoded)
+        return _build(config, state, progress, keep, encoded, sink)
 
 
 def _build(config: SiteConfig, state: SiteState | None, progress: Callable[[str], None] | None,
-           keep: bool, encoded: bool = False) -> tuple[GeneratedSite, SiteState | None]:
+           keep: bool, encoded: bool = False, sink: PageSink | None = None
+           ) -> tuple[GeneratedSite, SiteState | None]:
     hooks: list[Any] = default_hooks() if config.hooks is None else list(config.hooks)
     env, digest = template_env(config.templates, config.page_format, config.template_cache)
     if state is None and not keep:
         loaded = _load(config, progress, {})
         everything = PageDependencies.everything(_apis(loaded), config.rendered)
-        return _render(config, hooks, env, loaded, everything, encoded=encoded), None
+        return _render(config, hooks, env, loaded, everything, encoded=encoded, sink=sink), None
+    if sink is not None:
+        raise ValueError("build: a sink is for a build without state")
     key = config_digest(config, digest)
     if state is not None and state.key != key:
         state = None
@@ -248,11 +260,12 @@ def _dependencies(state: SiteState, loaded: dict[str, LoadedRelease], config: Si
 
 def _render(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environment,
             loaded: dict[str, LoadedRelease], todo: PageDependencies,
-            previous: GeneratedSite | None = None, *, encoded: bool = False) -> GeneratedSite:
+            previous: GeneratedSite | None = None, *, encoded: bool = False,
+            sink: PageSink | None = None) -> GeneratedSite:
     """The site: ``todo``'s pages rendered, the others (and their navigation) from ``previous``.
     The loaded releases are left out of garbage collections meanwhile (``frozen_heap``)."""
     with frozen_heap():
-        return _render_pages(config, hooks, env, loaded, todo, previous, encoded)
+        return _render_pages(config, hooks, env, loaded, todo, previous, encoded, sink)
 
 
 ENCODED_BATCH = 32
@@ -261,7 +274,8 @@ ENCODED_BATCH = 32
 
 def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environment,
                   loaded: dict[str, LoadedRelease], todo: PageDependencies,
-                  previous: GeneratedSite | None, encoded: bool = False) -> GeneratedSite:
+                  previous: GeneratedSite | None, encoded: bool = False,
+                  sink: PageSink | None = None) -> GeneratedSite:
     site = GeneratedSite(pages=EncodedPages() if encoded and previous is None else
                          dict(previous.pages) if previous else {})
     apis, plans = _apis(loaded), {v: r.plan for v, r in loaded.items()}
@@ -274,6 +288,7 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
         published = PublishedReleases(apis, plans, timeline)
         hooks = [VersionsHook(published), *hooks]
     rendered: list[str] = []
+    split = _models_split(config, hooks, env, loaded, todo, isinstance(site.pages, EncodedPages), sink)
     for i, version in enumerate(config.rendered):
         api, plan = apis[version], plans[version]
         site.apis.append(api)
@@ -285,7 +300,20 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
             changes = change_pages(version, published, config)
         pages: MutableMapping[str, str] = EncodedPages() if isinstance(site.pages, EncodedPages) else {}
         try:
-            if isinstance(pages, EncodedPages):
+            if sink is not None and split is not None:
+                rendered.extend(split[version])
+            elif sink is not None:
+                names = list(todo.models[version])
+                for at in range(0, len(names), ENCODED_BATCH):
+                    batch = render_models(api, plan, env, hooks, names[at:at + ENCODED_BATCH])
+                    sink(batch)
+                    rendered.extend(batch)
+            elif split is not None:
+                if isinstance(pages, EncodedPages):
+                    pages.add_encoded(split[version])
+                else:
+                    pages.update(split[version])
+            elif isinstance(pages, EncodedPages):
                 names = list(todo.models[version])
                 for at in range(0, len(names), ENCODED_BATCH):
                     pages.update(render_models(api, plan, env, hooks, names[at:at + ENCODED_BATCH]))
@@ -323,6 +351,45 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
         dict(sorted(site.pages.items()))
     site.rendered = sorted(rendered)
     return site
+
+
+PARALLEL_BATCH = 8
+"""Model pages a task of ``parallel.split`` renders at most (fewer when there are few: eight
+tasks or more)."""
+
+
+def _models_split(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environment,
+                  loaded: dict[str, LoadedRelease], todo: PageDependencies, encoded: bool,
+                  sink: PageSink | None = None) -> dict[str, dict[str, Any]] | None:
+    """The model pages of every rendered release (``todo.models``), rendered by this process
+    and a forked worker (``pipeline.parallel``), UTF-8 encoded when ``encoded``; with ``sink``,
+    handed to it where rendered, only their paths returned (values ``None``). ``None`` when not
+    split or when the split failed: the caller renders them (and raises any error) itself."""
+    names = {version: [name for name in todo.models[version] if name in loaded[version].plan.model_pages]
+             for version in config.rendered}
+    total = sum(len(n) for n in names.values())
+    if not parallel.worthwhile(total):
+        return None
+    batch = max(1, min(PARALLEL_BATCH, total // 8))
+    jobs = [(version, chunk[at:at + batch]) for version, chunk in names.items()
+            for at in range(0, len(chunk), batch)]
+
+    def task(version: str, chunk: list[str]) -> dict[str, Any]:
+        pages = render_models(loaded[version].api, loaded[version].plan, env, hooks, chunk)
+        if sink is not None:
+            sink(pages)
+            return dict.fromkeys(pages)
+        return EncodedPages.encoded(pages) if encoded else pages
+
+    firsts = [next(i for i, (v, _) in enumerate(jobs) if v == version) for version in names if names[version]]
+    # a release's first batch rendered before the fork: its release-wide memos made once
+    results = parallel.split([partial(task, version, chunk) for version, chunk in jobs], first=firsts)
+    if results is None:
+        return None
+    split: dict[str, dict[str, Any]] = {version: {} for version in config.rendered}
+    for (version, _), pages in zip(jobs, results, strict=True):
+        split[version].update(pages)
+    return split
 
 
 def _home_links(plan: SitePlan, changes: Sequence[ChangesPage]) -> Callable[[IndexPage], None]:

@@ -38,6 +38,15 @@ class EncodedPages(MutableMapping[str, str]):
         """Add ``other``'s pages as they are stored (no decoding)."""
         self._data.update(other._data)
 
+    def add_encoded(self, pages: Mapping[str, bytes]) -> None:
+        """Add pages already encoded as UTF-8 (from ``encoded``)."""
+        self._data.update(pages)
+
+    @staticmethod
+    def encoded(pages: Mapping[str, str]) -> dict[str, bytes]:
+        """``pages`` encoded as they are stored."""
+        return {path: text.encode("utf-8") for path, text in pages.items()}
+
     def sorted(self) -> EncodedPages:
         """A copy in path order."""
         copy = EncodedPages()

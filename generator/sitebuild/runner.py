@@ -51,8 +51,9 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-BUILD_ENV = {"NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0"}
-"""Set in every build's environment."""
+BUILD_ENV = {"NO_MKDOCS_2_WARNING": "1", "PYTHONHASHSEED": "0", "K8S_API_DOCS_PARALLEL": "off"}
+"""Set in every build's environment (one process a release already: no second split of its
+pages, ``pipeline.parallel``)."""
 SERVE_ONLY_ENV = ("K8S_API_DOCS_ONLY", "K8S_API_DOCS_GROUPS")
 """Removed from every build's environment: serve-time filters never apply to published builds."""
 
