@@ -156,6 +156,18 @@
      link's title (shown on hover). */
   var HUMP = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})|(?<=[./_\]])(?=[^./_\]\s])/;
   function breakNames() {
+    /* A sub-page's table of contents labels a section with the path after the section above it
+       ("solvers[]" under "spec.acme": views.crd.toc_headings); its title is the whole path. */
+    document.querySelectorAll('.md-nav__link[href^="#"]').forEach(function (link) {
+      var target = document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1)));
+      if (link.title || !target || !/^H[2-6]$/.test(target.tagName)) return;
+      var whole = "";
+      target.childNodes.forEach(function (n) {
+        if (!(n.nodeType === 1 && n.classList.contains("headerlink"))) whole += n.textContent;
+      });
+      whole = whole.trim();
+      if (whole && whole !== link.textContent.trim()) link.title = whole;
+    });
     document.querySelectorAll(".md-nav__link .md-ellipsis").forEach(function (el) {
       if (el.childElementCount || el.textContent.trim().length < 16) return;
       var parts = el.textContent.trim().split(HUMP);
@@ -170,7 +182,7 @@
     });
     /* Headings: the words of long names (a change page's ValidatingAdmissionPolicyBindingSpec)
        get the same break opportunities; text the generator already broke (<wbr>) is left. */
-    document.querySelectorAll("article h1, article h2, article h3").forEach(function (h) {
+    document.querySelectorAll("article h1, article h2, article h3, article h4, article h5, article h6").forEach(function (h) {
       if (h.dataset.k8sBroken || h.querySelector("wbr")) return;
       h.dataset.k8sBroken = "1";
       var walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT), nodes = [];
