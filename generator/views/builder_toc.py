@@ -3,9 +3,9 @@ groups as Markdown headings, the page's compact index cut into one list per head
 
 The groups of the upper levels have a heading each (the table of contents lists them, nested as
 the index), as many levels as keep the entries within ``TOC_ENTRIES``: each entry is in the page
-twice (the theme's sidebar and its phone drawer's copy), and a sub-page can hold hundreds of groups. A
-deeper group stays a line of its heading's list (its anchor kept), and the page says how deep the
-table of contents goes (``BuilderToc.cut``).
+twice (the theme's sidebar and its phone drawer's copy), and a sub-page can hold hundreds of
+groups. A deeper group stays a line of its heading's list (its anchor kept), and the page says
+how deep the table of contents goes (``BuilderToc.cut``).
 """
 
 from __future__ import annotations
