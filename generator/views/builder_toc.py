@@ -52,6 +52,9 @@ class IndexPart:
     """The table-of-contents label: the path after the group it is listed under; ``""``: as the
     title."""
     lines: list[Line]
+    path: str = ""
+    """The group's whole path (``spec.generators.matrix.template``), where it is plain text a
+    Markdown link's title keeps as it is (else ``""``)."""
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,9 @@ def builder_toc(lines: Sequence[Line], top: str) -> BuilderToc:
             label = _relative(title, parent) if parent else ""
             if label == title or not _PLAIN_LABEL.fullmatch(label) or _EMPHASIS.search(label):
                 label = ""
-            parts.append(IndexPart(node.line, TOP_LEVEL + depth - 1, title, label, _closed(lines_)))
+            whole = node.line.label.removeprefix("obj ") if node.line else ""
+            parts.append(IndexPart(node.line, TOP_LEVEL + depth - 1, title, label, _closed(lines_),
+                                   whole if _PLAIN_LABEL.fullmatch(whole) else ""))
         for child in headed:
             walk(child, depth + 1, title)
 
