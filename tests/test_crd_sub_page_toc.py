@@ -9,6 +9,8 @@ The sets are slow (a whole-site build each); run one with ``-k argo-cd``."""
 
 from __future__ import annotations
 
+import html
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from helpers.sub_page_toc import BUILDER, NESTED, toc_reach
 from test_crd_corpus_pages import LIMIT, SETS, built  # noqa: F401  (built: fixture)
 
 from generator.views.builder_toc import TOC_ENTRIES, builder_toc
-from generator.views.crd import toc_headings
+from generator.views.crd import attr_id, toc_headings
 
 
 def _entry(anchor: str) -> str:
@@ -79,6 +81,7 @@ def test_the_checker_reads_a_builder_page_s_groups_and_its_cut() -> None:
 class _Section:
     path: str
     depth: int
+    anchor: str = "object-x"
 
 
 def test_headings_nest_as_the_tree_and_label_with_the_path_after_the_section_above() -> None:
@@ -92,6 +95,9 @@ def test_headings_nest_as_the_tree_and_label_with_the_path_after_the_section_abo
                    # what Markdown could read as emphasis, or could not keep in the attribute:
                    # the heading's own text (the whole path) labels it
                    (5, ""), (5, ""), (5, "")]
+    # an anchor's underscores that Markdown could read as emphasis are escaped in the attribute list
+    assert attr_id("object-spec._em_") == "object-spec.\\_em\\_"
+    assert attr_id("object-spec.snake_case") == "object-spec.snake_case"
 
 
 @dataclass(frozen=True)
@@ -156,3 +162,55 @@ def test_every_sub_page_s_table_of_contents_reaches_every_section(built: Any,  #
     if name == "argo-cd":  # ApplicationSet's builder pages: their headings listed, the rest said so
         assert len([r for r in reached if r.kind == "builder"]) >= 10
         assert any(r.cut for r in reached) and all(r.direct >= 10 for r in reached)
+
+
+def _chain(names: list[str]) -> dict[str, Any]:
+    schema: dict[str, Any] = {"type": "object", "properties": {"leaf": {"type": "string"}}}
+    for name in reversed(names):
+        schema = {"type": "object", "properties": {name: schema, "n": {"type": "integer"}}}
+    return schema
+
+
+def test_every_section_of_a_sub_page_is_in_python_markdown_s_table_of_contents(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hostile field names and a tree deeper than ``######``, through Python-Markdown (``toc``,
+    ``attr_list``): each section's heading keeps its id and is a table-of-contents entry; a
+    label is the path after the section above, or the heading's own text where the name is not
+    plain."""
+    import markdown
+    from crd_fixtures import dump, widget_crd
+
+    from generator.config import Release, VersionsOptions
+    from generator.pipeline.build import generate
+    from generator.views import site
+
+    monkeypatch.setattr(site, "SPLIT_AT", 1)
+    monkeypatch.setattr(site, "_SPLIT_MIN", 0)
+    spec = _chain(["a1", "a2", "a3", "a4", "a5", "a6"])
+    for name in ('q"uote', "_em_", "br}ace", "<b>x</b>", "[l](http://x)", "snake_case"):
+        spec["properties"][name] = _chain(["z"])
+    schema = {"type": "object", "properties": {"spec": spec}}
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd(schema=schema)), encoding="utf-8")
+    pages = generate([Release("w1", str(path))], versions=VersionsOptions(enabled=False)).pages
+    text = pages["w1/example.com/v1/widget/spec.md"]
+    md = markdown.Markdown(extensions=["toc", "attr_list"], extension_configs={"toc": {"permalink": True}})
+    html_ = md.convert(text)
+    sections = re.findall(r'<h[3-6] id="(object-[^"]+)"', html_)
+    entries: dict[str, str] = {}
+    stack = list(md.toc_tokens)  # type: ignore[attr-defined]
+    while stack:
+        token = stack.pop()
+        entries[token["id"]] = token["name"]
+        stack.extend(token["children"])
+    assert len(sections) == 19 and set(sections) <= set(entries), (sections, entries)
+    assert not re.search(r"<h[1-6][^>]*>[^<]*\{ #", html_)  # no attribute list left as text
+    assert entries["object-spec.a1.a2"] == "a2"
+    assert entries["object-spec.a1.a2.a3"] == "a3"  # ######
+    assert entries["object-spec.a1.a2.a3.a4.a5.a6"] == "a3.a4.a5.a6"  # listed under a2 (#####)
+    assert entries["object-spec.snake_case"] == "snake_case"
+    assert html.unescape(entries["object-spec._em_"]) == "spec._em_"  # its id kept (attr_id)
+    hostile = [anchor for anchor in entries if "uote" in anchor or "br-ace" in anchor or "-b-x" in anchor
+               or "l-http" in anchor]
+    assert len(hostile) == 8 and all(entries[a].startswith("spec.") for a in hostile if ".z" not in a)
+    assert all(entries[a] == "z" for a in hostile if ".z" in a), entries

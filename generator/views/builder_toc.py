@@ -10,18 +10,17 @@ how deep the table of contents goes (``BuilderToc.cut``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
+
+from generator.views.crd import EMPHASIS, PLAIN_LABEL, attr_id
 
 TOC_ENTRIES = 120
 """Most ``obj`` groups a builder sub-page lists in its table of contents (all of the levels that
 fit, at least the first)."""
 TOP_LEVEL = 2
 """The heading level of the page's first-level groups (under its ``#`` title)."""
-_PLAIN_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
-_EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 
 
 class Line(Protocol):
@@ -52,6 +51,8 @@ class IndexPart:
     """The table-of-contents label: the path after the group it is listed under; ``""``: as the
     title."""
     lines: list[Line]
+    anchor: str = ""
+    """The heading's anchor as its attribute list writes it (``views.crd.attr_id``)."""
     path: str = ""
     """The group's whole path (``spec.generators.matrix.template``), where it is plain text a
     Markdown link's title keeps as it is (else ``""``)."""
@@ -131,11 +132,13 @@ def builder_toc(lines: Sequence[Line], top: str) -> BuilderToc:
         title = _relative(node.line.label.removeprefix("obj "), top) if node.line else ""
         if node.line is not None or lines_:
             label = _relative(title, parent) if parent else ""
-            if label == title or not _PLAIN_LABEL.fullmatch(label) or _EMPHASIS.search(label):
+            if label == title or not PLAIN_LABEL.fullmatch(label) or EMPHASIS.search(label):
                 label = ""
             whole = node.line.label.removeprefix("obj ") if node.line else ""
             parts.append(IndexPart(node.line, TOP_LEVEL + depth - 1, title, label, _closed(lines_),
-                                   whole if _PLAIN_LABEL.fullmatch(whole) else ""))
+                                   attr_id(node.line.anchor) if node.line else "",
+                                   whole if PLAIN_LABEL.fullmatch(whole) and not EMPHASIS.search(whole)
+                                   else ""))
         for child in headed:
             walk(child, depth + 1, title)
 

@@ -137,13 +137,22 @@ class TocHeading:
 
     level: int
     label: str
+    anchor: str = ""
+    """The section's anchor as the heading's attribute list writes it (``attr_id``)."""
 
 
 TOP_LEVEL = 3
 """The heading level of a sub-page's top section (under its ``## Nested objects``)."""
-_PLAIN_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._\-\[\]{}]*")
-_EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+PLAIN_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*(?:\[\]|\{\})*(?:\.[A-Za-z0-9_-]+(?:\[\]|\{\})*)*")
+"""A label Markdown keeps as it is in an attribute list: names, ``[]``, ``{}`` and dots."""
+EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 """An underscore Python-Markdown could read as emphasis (not inside a word)."""
+
+
+def attr_id(anchor: str) -> str:
+    """``anchor`` as a Markdown attribute list writes it: an underscore Python-Markdown could
+    read as emphasis (``object-spec._x_``) escaped (``\\_``), which it writes back as ``_``."""
+    return EMPHASIS.sub(r"\\_", anchor) if "_" in anchor else anchor
 
 
 def toc_headings(sections: list[NestedSection]) -> list[TocHeading]:
@@ -159,9 +168,9 @@ def toc_headings(sections: list[NestedSection]) -> list[TocHeading]:
         level = min(TOP_LEVEL - 1 + s.depth, 6)
         parent = above[level - TOP_LEVEL - 1] if level > TOP_LEVEL else ""
         label = s.path[len(parent):].lstrip(".") if parent and s.path.startswith(parent) else ""
-        if not _PLAIN_LABEL.fullmatch(label) or _EMPHASIS.search(label) or label == s.path:
+        if not PLAIN_LABEL.fullmatch(label) or EMPHASIS.search(label) or label == s.path:
             label = ""
-        out.append(TocHeading(level, label))
+        out.append(TocHeading(level, label, attr_id(s.anchor)))
     return out
 
 
