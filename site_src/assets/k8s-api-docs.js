@@ -342,10 +342,45 @@
     });
   }
 
+  /* A label whose word cannot break anywhere (a CRD's "beyondtrustworkloadcredentials", deep in
+     a sub-page's table of contents) and does not fit what the reader sees of its sidebar or
+     drawer is set a little smaller (down to 76%) rather than cut or broken inside the word. The
+     drawer's levels are laid out only when opened: checked again on any toggle and resize. */
+  function fitLabels() {
+    var vw = document.documentElement.clientWidth;
+    document.querySelectorAll(".md-sidebar .md-nav__link .md-ellipsis").forEach(function (el) {
+      if (!el.dataset.k8sFit && !/\S{20}/.test(el.textContent.replace(/\u00ad/g, ""))) return;
+      var box = el.getBoundingClientRect();
+      if (box.width === 0 || box.right <= 0 || box.left >= vw) return;
+      var right = vw;
+      for (var p = el; p && p !== document.documentElement; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== "visible")
+          right = Math.min(right, p.getBoundingClientRect().left + p.clientLeft + p.clientWidth);
+      }
+      var range = document.createRange();
+      range.selectNodeContents(el);
+      var size = 100;
+      el.style.fontSize = "";
+      while (range.getBoundingClientRect().right > right - 1 && size > 76) {
+        size -= 4;
+        el.style.fontSize = size + "%";
+      }
+      el.dataset.k8sFit = String(size);
+    });
+  }
+  var fitting = [];
+  function fitSoon() {  /* now, and once a drawer has slid in (Material's transition: 250 ms) */
+    fitting.forEach(clearTimeout);
+    fitting = [setTimeout(fitLabels, 30), setTimeout(fitLabels, 300)];
+  }
+  document.addEventListener("change", fitSoon);
+  window.addEventListener("resize", fitSoon);
+
   function init() {
     combinedSite();
     document.querySelectorAll("form.k8s-fieldpath").forEach(setup);
     breakNames();
+    fitLabels();
     label();
     fileVersionLinks();
     var topic = document.querySelector(".md-header__topic");
