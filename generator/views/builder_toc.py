@@ -113,16 +113,16 @@ def builder_toc(lines: Sequence[Line], top: str) -> BuilderToc:
         levels += 1
     parts: list[IndexPart] = []
 
-    def flat(node: _Node, shift: int, out: list[Line]) -> None:
+    def flat(node: _Node, shift: int, out: list[tuple[Line, int]]) -> None:
         assert node.line is not None
-        out.append(node.line if not shift else replace(node.line, depth=node.line.depth - shift))  # type: ignore[type-var]
+        out.append((node.line, node.line.depth - shift))
         for child in node.children:
             flat(child, shift, out)
 
     def walk(node: _Node, depth: int, parent: str) -> None:
         """``node``'s part (its own lines and groups without a heading), then its groups with
         one; ``parent``: the title of the group it is listed under."""
-        lines_: list[Line] = []
+        lines_: list[tuple[Line, int]] = []
         headed = []
         for child in node.children:
             if depth < levels and _is_group(child):
@@ -151,10 +151,14 @@ def _relative(path: str, top: str) -> str:
     return path[len(top) + 1:] if top and path.startswith(top + ".") else path
 
 
-def _closed(lines: list[Line]) -> list[Line]:
-    """``lines`` with how many lists end before each recounted (``IndexLine.closes``)."""
+def _closed(lines: list[tuple[Line, int]]) -> list[Line]:
+    """``lines`` at their new depths, with how many lists end before each recounted
+    (``IndexLine.closes``)."""
     out: list[Line] = []
-    for line in lines:
-        closes = max(out[-1].depth - line.depth, 0) if out else 0
-        out.append(line if line.closes == closes else replace(line, closes=closes))  # type: ignore[type-var]
+    before = 0
+    for i, (line, depth) in enumerate(lines):
+        closes = max(before - depth, 0) if i else 0
+        before = depth
+        same = line.depth == depth and line.closes == closes
+        out.append(line if same else replace(line, depth=depth, closes=closes))  # type: ignore[type-var]
     return out
