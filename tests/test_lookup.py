@@ -196,7 +196,8 @@ def test_crd_field_paths_reach_any_depth_on_the_page_that_shows_the_row(shared: 
         page = key.split("#")[0]
         if page not in ids:
             text = site.pages[f"1.31/{page.rstrip('/')}.md"]
-            ids[page] = set(re.findall(r' id="([^"]+)"', text)) | set(re.findall(r"\{ #(\S+) \}", text))
+            ids[page] = set(re.findall(r' id="([^"]+)"', text)) | set(
+                re.findall(r"\{ #(\S+)(?: [^}]*)? \}", text))
         assert "#" not in key or key.split("#")[1] in ids[page], key
         for name, (anchor, target) in entry["f"].items():
             assert anchor in ids[page] or not key.startswith(("cert-manager", "gateway")), (key, name)

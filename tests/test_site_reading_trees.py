@@ -5,8 +5,10 @@ measured on the rendered boxes (as ``test_site_reading``):
   inside a word on every sub-page of argo-cd's ApplicationSet (its field-path tree and builder
   functions) and on the 1.32 change page; at 390 px the drawer and its table of contents are
   opened and measured too;
-- sub-pages list the top levels of their sections in the table of contents and show the
-  field-path box, which resolves a path from the kind;
+- sub-pages list their sections in the table of contents (a nested-object page every section,
+  nested as its tree; a builder page its upper obj groups) and show the field-path box, which
+  resolves a path from the kind; cert-manager's issuer sub-pages (their whole tree in the table
+  of contents) are measured as ApplicationSet's;
 - the operations table breaks kubectl commands and RBAC rules between tokens only, and its small
   labels are 12 px or more on a phone.
 
@@ -49,7 +51,7 @@ LABELS_AND_HEADINGS = r"""
   const out = {labels: 0, headings: 0, clipped: [], broken: []};
   const targets = [...document.querySelectorAll('.md-sidebar .md-nav__link .md-ellipsis')]
     .map(el => ['label', el])
-    .concat([...document.querySelectorAll('article h1, article h2, article h3')].map(el => ['heading', el]));
+    .concat([...document.querySelectorAll('article :is(h1, h2, h3, h4, h5, h6)')].map(el => ['heading', el]));
   for (const [what, el] of targets) {
     if (!el.checkVisibility({visibilityProperty: true, opacityProperty: true})) continue;
     const box = el.getBoundingClientRect();
@@ -86,7 +88,7 @@ LABELS_AND_HEADINGS = r"""
 }
 """
 """Navigation and table-of-contents labels (``.md-sidebar .md-nav__link .md-ellipsis``) and the
-article's ``h1``, ``h2`` and ``h3``: counts, lines past what the reader sees, and line breaks inside a word
+article's headings (``h1`` to ``h6``): counts, lines past what the reader sees, and line breaks inside a word
 (a break is allowed at a space, after ``. / _ ] - : , ; )`` and at a camelCase hump)."""
 
 OPERATIONS = """() => {
@@ -123,6 +125,20 @@ def cert_manager_url(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> 
     subprocess.run([sys.executable, "-m", "generator", "build-site", "--version", "cert-manager",
                     "--source", str(shared / "crds" / "cert-manager"), "--out", str(out / "site"),
                     "--cache-dir", str(out / "cache"),
+                    "--jobs", "1", "-q"], cwd=REPO, check=True, capture_output=True, text=True,
+                   env={**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"})
+    yield from served(out / "site")
+
+
+@pytest.fixture(scope="module")
+def external_secrets_url(tmp_path_factory: pytest.TempPathFactory, shared: Path) -> Iterator[str]:
+    """external-secrets' CRDs built as a site, served: its stores' ``spec.provider`` sub-pages list
+    provider names of one word (``beyondtrustworkloadcredentials``) deep in their tables of
+    contents."""
+    out = tmp_path_factory.mktemp("external-secrets")
+    subprocess.run([sys.executable, "-m", "generator", "build-site", "--version", "external-secrets",
+                    "--source", str(shared / "crds" / "corpus" / "external-secrets"),
+                    "--out", str(out / "site"), "--cache-dir", str(out / "cache"),
                     "--jobs", "1", "-q"], cwd=REPO, check=True, capture_output=True, text=True,
                    env={**os.environ, "PYTHONPATH": str(REPO), "NO_MKDOCS_2_WARNING": "1"})
     yield from served(out / "site")
@@ -202,6 +218,32 @@ def test_application_set_sub_pages_labels_and_headings_fit_and_break_between_wor
 
 
 @pytest.mark.parametrize("width", [1400, 390])
+def test_cert_manager_sub_pages_labels_and_headings_fit_and_break_between_words(
+        browser: Any, cert_manager_url: str, width: int) -> None:
+    """A nested-object sub-page whose table of contents lists its whole tree (97 sections, six
+    levels of headings)."""
+    for kind in ("clusterIssuer", "issuer"):
+        url = f"{cert_manager_url}cert-manager/cert-manager.io/v1/{kind}/spec/"
+        seen = _measure(browser, url, width, f"reading-trees-{kind}-spec" if kind == "issuer" else "")
+        assert seen["labels"] > 90 and seen["headings"] > 90, (url, seen["labels"], seen["headings"])
+        assert seen["clipped"] == [], (url, seen["clipped"][:5])
+        assert seen["broken"] == [], (url, seen["broken"][:5])
+        assert seen["errors"] == [], (url, seen["errors"])
+
+
+@pytest.mark.parametrize("width", [1400, 390])
+def test_long_one_word_labels_of_a_table_of_contents_fit(
+        browser: Any, external_secrets_url: str, width: int) -> None:
+    """Before: beyondtrustworkloadcredentials, bitwardensecretsmanager and
+    yandexcertificatemanager 1-4 px past the sidebar (1400 px) and the drawer (390 px): now set
+    a little smaller (the site script's ``fitLabels``), never cut or broken inside the word."""
+    url = external_secrets_url + "external-secrets/external-secrets.io/v1/clusterSecretStore/spec.provider/"
+    seen = _measure(browser, url, width)
+    assert seen["labels"] > 150, seen["labels"]
+    assert seen["clipped"] == [] and seen["broken"] == [] and seen["errors"] == [], seen
+
+
+@pytest.mark.parametrize("width", [1400, 390])
 def test_change_page_labels_and_headings_fit_and_break_between_words(
         browser: Any, combined_url: str, width: int) -> None:
     """Before issue 34: two table-of-contents labels clipped at 1400 px."""
@@ -217,10 +259,23 @@ def test_sub_page_lists_its_sections_and_its_field_path_box_starts_at_the_kind(
     try:
         issuer = cert_manager_url + "cert-manager/cert-manager.io/v1/clusterIssuer/"
         page.goto(issuer + "spec/", wait_until="load")
-        toc = page.locator(".md-sidebar--secondary .md-nav__link").all_inner_texts()
-        toc = ["".join(t.split()) for t in toc]
-        # the top levels of its tree (views.crd.TOC_SECTIONS), not one "Nested objects" entry
-        assert 10 < len(toc) <= 31 and "spec.acme" in toc, toc
+        links = page.locator(".md-sidebar--secondary .md-nav__link")
+        toc = ["".join(t.split()) for t in links.all_inner_texts()]
+        # every section (97), nested as the tree, each labelled with the path after the section
+        # above it (views.crd.toc_headings), the whole path its title; not one "Nested objects"
+        # entry, nor the top levels only (TOC_SECTIONS, 30 before)
+        sections = page.locator("article [id^='object-']").count()
+        assert sections > 90 and len(toc) == sections + 1, (sections, toc)
+        assert toc[:3] == ["Nestedobjects", "spec", "acme"] and "solvers[]" in toc, toc
+        solvers = links.nth(toc.index("solvers[]"))
+        assert solvers.get_attribute("title") == "spec.acme.solvers[]"
+        depth = page.evaluate("""() => { const a = [...document.querySelectorAll(
+            '.md-sidebar--secondary a.md-nav__link')].find(a => a.textContent.trim() === 'solvers[]');
+            let n = 0; for (let p = a; p; p = p.parentElement) if (p.matches('nav.md-nav')) n++;
+            return n; }""")
+        assert depth >= 4  # the table of contents, Nested objects, spec, acme
+        solvers.click()
+        page.wait_for_function("location.hash === '#object-spec.acme.solvers'")
         box = page.locator("form.k8s-fieldpath input")
         box.fill("clusterissuer.spec.acme.server")
         box.press("Enter")
@@ -233,6 +288,13 @@ def test_sub_page_lists_its_sections_and_its_field_path_box_starts_at_the_kind(
         box.press("Enter")
         page.wait_for_url("**/applicationSet/#field-spec.generators.list.elements")
         assert "[]any" in page.locator('[id="field-spec.generators.list.elements"]').inner_text()
+        # its obj groups under headings, in its table of contents (views.builder_toc)
+        page.goto(argo_url + APPSET + "functions.spec.generators.matrix/", wait_until="load")
+        toc = ["".join(t.split()) for t in
+               page.locator(".md-sidebar--secondary .md-nav__link").all_inner_texts()]
+        assert "objtemplate" in toc and "spec" in toc, toc
+        page.locator(".md-sidebar--secondary .md-nav__link", has_text="template").first.click()
+        page.wait_for_function("location.hash === '#obj-specgeneratorsmatrixtemplate'")
     finally:
         page.close()
 

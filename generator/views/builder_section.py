@@ -28,6 +28,7 @@ from generator.libsonnet.builders import (
 from generator.model.repeats import shown_under
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.views import site
+from generator.views.builder_toc import BuilderToc, builder_toc
 from generator.views.pages import ModelPage, first_sentence, sub_page_box
 from generator.views.properties import TypeLabel, field_anchor, label_for_type
 from generator.views.site import SitePlan, path_anchor, relative
@@ -150,6 +151,11 @@ class BuilderPage:
     """``views.lookup.FieldPathBox`` of the kind (``views.pages.sub_page_box``)."""
     field_paths_start: str = ""
     """The kind's entry in ``fieldpaths.json``: paths typed here start at the kind."""
+
+    @property
+    def toc(self) -> BuilderToc:
+        """The page's groups as headed parts of its index (``views.builder_toc``)."""
+        return builder_toc(self.section.lines, self.section.top.dotted if self.section.top else "")
 
 
 class _Links:

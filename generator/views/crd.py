@@ -4,7 +4,8 @@ nested objects, each a section with its own property table."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from generator.model.repeats import ordered_children
@@ -122,28 +123,55 @@ class NestedObjectsPage:
     """``views.lookup.FieldPathBox`` of the page (set by ``views.pages.nested_pages``)."""
     field_paths_start: str = ""
     """The kind's entry in ``fieldpaths.json``: paths typed on a sub-page start at the kind."""
-    toc_depth: int = 0
-    """Sections this deep (the page's top is 1) have a heading of their own, listed in the table
-    of contents (``TOC_SECTIONS``); deeper ones are shown as on the kind's page."""
+    headings: list[TocHeading] = field(default_factory=list)
+    """Of each section (``nested``, in order): its heading, listed in the table of contents
+    (``toc_headings``)."""
 
 
-TOC_SECTIONS = 30
-"""Most sections a sub-page lists in its table of contents: every section down to the deepest
-level that keeps the count within this (at least the top). Each entry is in the page twice (the
-theme's sidebar and its phone drawer) and a whole tree's would push the largest sub-pages past
-500 KB of HTML."""
+@dataclass(frozen=True, slots=True)
+class TocHeading:
+    """The Markdown heading of a sub-page's section: its level (the page's top ``###``, each
+    level of the tree one deeper, down to ``######``) and its table-of-contents label: the path
+    after the section it is listed under (``solvers[]`` under ``spec.acme``), or ``""`` where
+    that is not plain text Markdown keeps as it is (the heading's text, the whole path, then)."""
+
+    level: int
+    label: str
+    anchor: str = ""
+    """The section's anchor as the heading's attribute list writes it (``attr_id``)."""
 
 
-def toc_depth(sections: list[NestedSection]) -> int:
-    """The depth down to which ``sections`` have headings (``NestedObjectsPage.toc_depth``)."""
-    counts: dict[int, int] = {}
+TOP_LEVEL = 3
+"""The heading level of a sub-page's top section (under its ``## Nested objects``)."""
+PLAIN_LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*(?:\[\]|\{\})*(?:\.[A-Za-z0-9_-]+(?:\[\]|\{\})*)*")
+"""A label Markdown keeps as it is in an attribute list: names, ``[]``, ``{}`` and dots."""
+EMPHASIS = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+"""An underscore Python-Markdown could read as emphasis (not inside a word)."""
+
+
+def attr_id(anchor: str) -> str:
+    """``anchor`` as a Markdown attribute list writes it: an underscore Python-Markdown could
+    read as emphasis (``object-spec._x_``) escaped (``\\_``), which it writes back as ``_``."""
+    return EMPHASIS.sub(r"\\_", anchor) if "_" in anchor else anchor
+
+
+def toc_headings(sections: list[NestedSection]) -> list[TocHeading]:
+    """The heading of each of a sub-page's ``sections`` (``NestedObjectsPage.headings``): every
+    section has one, so the table of contents lists them all, nested as the tree is (the theme
+    indents each level); past ``######`` the sections are listed under their ancestor at
+    ``#####``, labelled with the path after it."""
+    out = []
+    above: list[str] = []  # the paths of the sections the walk is in, by depth
     for s in sections:
-        counts[s.depth] = counts.get(s.depth, 0) + 1
-    depth, total = 1, counts.get(1, 0)
-    while depth + 1 in counts and total + counts[depth + 1] <= TOC_SECTIONS:
-        depth += 1
-        total += counts[depth]
-    return depth
+        del above[s.depth - 1:]
+        above.append(s.path)
+        level = min(TOP_LEVEL - 1 + s.depth, 6)
+        parent = above[level - TOP_LEVEL - 1] if level > TOP_LEVEL else ""
+        label = s.path[len(parent):].lstrip(".") if parent and s.path.startswith(parent) else ""
+        if not PLAIN_LABEL.fullmatch(label) or EMPHASIS.search(label) or label == s.path:
+            label = ""
+        out.append(TocHeading(level, label, attr_id(s.anchor)))
+    return out
 
 
 def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
@@ -223,6 +251,6 @@ def nested_objects_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str
             pages.append(NestedObjectsPage(
                 sub, api.version, model, top, relative(sub, parent_page), plan.page_url(sub, parent_page),
                 relative(sub, home), plan.page_url(sub, home), nested, nested_page_links(sub, api, plan),
-                title, toc_depth=toc_depth(nested)))
+                title, headings=toc_headings(nested)))
             todo.append(sub)
     return pages

@@ -321,11 +321,21 @@ def _split_trees(plan: SitePlan, api: ApiSpec, taken: set[str], kept: dict[str, 
         model = api.models[name]
         children.setdefault(model.parent, []).append(model)
     sizes: dict[str, int] = {}
+    tocs: dict[str, int] = {}
 
     def size(model: Model) -> int:
         if model.name not in sizes:
             sizes[model.name] = _section_bytes(model) + sum(size(c) for c in children.get(model.name, ()))
         return sizes[model.name]
+
+    def weight(model: Model, sub_page: bool) -> int:
+        """``size``, plus on a sub-page the table-of-contents entries of its sections."""
+        if not sub_page:
+            return size(model)
+        if model.name not in tocs:
+            tocs[model.name] = toc_entry_bytes(plan.sections[model.name][1]) + sum(
+                weight(c, True) - size(c) for c in children.get(model.name, ()))
+        return size(model) + tocs[model.name]
 
     def move(model: Model, page: str) -> None:
         plan.sections[model.name] = (page, plan.sections[model.name][1])
@@ -336,18 +346,19 @@ def _split_trees(plan: SitePlan, api: ApiSpec, taken: set[str], kept: dict[str, 
         """Split the tree under ``top`` (shown on ``page``) when it is over ``limit``: its
         subtrees move, the largest first, until the page is under it (those under ``_SPLIT_MIN``
         only when the page still needs the room)."""
-        tree = size(top) if top.field_path else sum(size(c) for c in children.get(top.name, ()))
+        on_sub = bool(top.field_path)  # a sub-page lists every section in its table of contents
+        tree = weight(top, True) if on_sub else sum(size(c) for c in children.get(top.name, ()))
         if tree <= limit:
             return
         order = {f.name: i for i, f in enumerate(top.fields)}
         moved: list[Model] = []
         left = tree
         for child in sorted(children.get(top.name, []),
-                            key=lambda c: (size(c) < _SPLIT_MIN, -size(c), c.field_path)):
+                            key=lambda c: (size(c) < _SPLIT_MIN, -weight(c, on_sub), c.field_path)):
             if left <= limit:
                 break
             moved.append(child)
-            left -= size(child)
+            left -= weight(child, on_sub)
         moved.sort(key=lambda c: (order.get(_last_field(c), len(order)), c.field_path))
         for child in moved:
             directory = page[:-3] if not top.field_path else page.rsplit("/", 1)[0]
@@ -438,6 +449,17 @@ def _line_bytes(entry: BuilderEntry) -> int:
     if isinstance(entry, BuilderObject):
         return 60 + len(entry.anchor) + len(entry.name) + 3 * sum(len(p) for p in entry.target)
     return 22 + len(entry.anchor) + len(entry.name)
+
+
+TOC_ENTRY = 560
+"""Roughly the HTML bytes a sub-page's section adds for its table-of-contents entry, besides its
+anchor: the theme writes each entry twice (the sidebar and the phone drawer's copy), and the
+section's Markdown heading (its permalink) (``views.crd.NestedObjectsPage.headings``)."""
+
+
+def toc_entry_bytes(anchor: str) -> int:
+    """Estimated HTML bytes of a sub-page section's table-of-contents entries and heading."""
+    return TOC_ENTRY + 3 * len(anchor)
 
 
 def _last_field(model: Model) -> str:

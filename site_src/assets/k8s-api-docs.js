@@ -156,6 +156,18 @@
      link's title (shown on hover). */
   var HUMP = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})|(?<=[./_\]])(?=[^./_\]\s])/;
   function breakNames() {
+    /* A sub-page's table of contents labels a section with the path after the section above it
+       ("solvers[]" under "spec.acme": views.crd.toc_headings); its title is the whole path. */
+    document.querySelectorAll('.md-nav__link[href^="#"]').forEach(function (link) {
+      var target = document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1)));
+      if (link.title || !target || !/^H[2-6]$/.test(target.tagName)) return;
+      var whole = "";
+      target.childNodes.forEach(function (n) {
+        if (!(n.nodeType === 1 && n.classList.contains("headerlink"))) whole += n.textContent;
+      });
+      whole = whole.trim();
+      if (whole && whole !== link.textContent.trim()) link.title = whole;
+    });
     document.querySelectorAll(".md-nav__link .md-ellipsis").forEach(function (el) {
       if (el.childElementCount || el.textContent.trim().length < 16) return;
       var parts = el.textContent.trim().split(HUMP);
@@ -170,7 +182,7 @@
     });
     /* Headings: the words of long names (a change page's ValidatingAdmissionPolicyBindingSpec)
        get the same break opportunities; text the generator already broke (<wbr>) is left. */
-    document.querySelectorAll("article h1, article h2, article h3").forEach(function (h) {
+    document.querySelectorAll("article h1, article h2, article h3, article h4, article h5, article h6").forEach(function (h) {
       if (h.dataset.k8sBroken || h.querySelector("wbr")) return;
       h.dataset.k8sBroken = "1";
       var walker = document.createTreeWalker(h, NodeFilter.SHOW_TEXT), nodes = [];
@@ -330,10 +342,45 @@
     });
   }
 
+  /* A label whose word cannot break anywhere (a CRD's "beyondtrustworkloadcredentials", deep in
+     a sub-page's table of contents) and does not fit what the reader sees of its sidebar or
+     drawer is set a little smaller (down to 76%) rather than cut or broken inside the word. The
+     drawer's levels are laid out only when opened: checked again on any toggle and resize. */
+  function fitLabels() {
+    var vw = document.documentElement.clientWidth;
+    document.querySelectorAll(".md-sidebar .md-nav__link .md-ellipsis").forEach(function (el) {
+      if (!el.dataset.k8sFit && !/\S{20}/.test(el.textContent.replace(/\u00ad/g, ""))) return;
+      var box = el.getBoundingClientRect();
+      if (box.width === 0 || box.right <= 0 || box.left >= vw) return;
+      var right = vw;
+      for (var p = el; p && p !== document.documentElement; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== "visible")
+          right = Math.min(right, p.getBoundingClientRect().left + p.clientLeft + p.clientWidth);
+      }
+      var range = document.createRange();
+      range.selectNodeContents(el);
+      var size = 100;
+      el.style.fontSize = "";
+      while (range.getBoundingClientRect().right > right - 1 && size > 76) {
+        size -= 4;
+        el.style.fontSize = size + "%";
+      }
+      el.dataset.k8sFit = String(size);
+    });
+  }
+  var fitting = [];
+  function fitSoon() {  /* now, and once a drawer has slid in (Material's transition: 250 ms) */
+    fitting.forEach(clearTimeout);
+    fitting = [setTimeout(fitLabels, 30), setTimeout(fitLabels, 300)];
+  }
+  document.addEventListener("change", fitSoon);
+  window.addEventListener("resize", fitSoon);
+
   function init() {
     combinedSite();
     document.querySelectorAll("form.k8s-fieldpath").forEach(setup);
     breakNames();
+    fitLabels();
     label();
     fileVersionLinks();
     var topic = document.querySelector(".md-header__topic");
