@@ -291,3 +291,29 @@ def test_a_huge_builder_index_moves_obj_groups_to_pages_of_their_own_every_ancho
     gfm = generate([Release("w1", str(path))], page_format="gfm").pages
     assert "listed [on a page of their own](widget/functions.spec.md)" in gfm[f"{kind}.md"]
     assert gfm[f"{kind}/functions.spec.md"].startswith("# Widget builder functions `spec`")
+
+
+def test_a_compact_builder_section_makes_its_entries_only_when_a_template_reads_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A huge CRD kind's compact section shows only its index in the shipped MkDocs templates:
+    its per-function entries are made when a template first reads them (``--format gfm``, an
+    override), and are then exactly the entries of the full reference."""
+    from generator.views import builder_section
+    from generator.views.pages import model_page
+    from generator.views.site import plan_site
+
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd()), encoding="utf-8")
+    api = _api(path, "w1")
+    plan = plan_site(api)
+    page = model_page(api.models["com.example.v1.Widget"], api, plan)
+    full = builder_section.builder_section(page, api, plan)
+    assert full is not None and not full.compact and isinstance(full.reference, list)
+    monkeypatch.setattr(builder_section, "COMPACT_AFTER", 0)
+    compact = builder_section.builder_section(page, api, plan)
+    assert compact is not None and compact.compact and callable(compact.reference)
+    assert "entries" not in compact.__dict__  # not made yet
+    assert compact.lines == full.lines and compact.function_count == full.function_count
+    assert len(full.entries) > 10 and {e.kind for e in full.entries} >= {"new", "obj", "field"}
+    assert compact.entries == full.entries
+    assert compact.entries is compact.entries  # made once

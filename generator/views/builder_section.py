@@ -11,9 +11,9 @@ property-table row that documents the field. A hand-written k8s-libsonnet helper
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, ClassVar
 
 from generator.libsonnet.builders import (
@@ -111,7 +111,10 @@ class BuilderSection:
     call: str
     """``k.resource.v1alpha3.resourceClaimStatus``."""
     lines: list[IndexLine]
-    entries: list[BuilderEntryView]
+    reference: list[BuilderEntryView] | Callable[[], list[BuilderEntryView]]
+    """The entries (``entries``), or what makes them when first asked for: a compact section's
+    shipped templates show only the index, so its entries are made only for a template that
+    reads them (``--format gfm``, an override)."""
     function_count: int
     collapsed: bool
     library_url: str = LIBRARY_URL
@@ -128,6 +131,11 @@ class BuilderSection:
     """On a page of its own (``BuilderPage``): the ``obj`` whose members the section lists."""
     pages: int = 0
     """How many pages of their own the index's largest ``obj`` groups have (``builder_pages``)."""
+
+    @cached_property
+    def entries(self) -> list[BuilderEntryView]:
+        """One block per ``obj`` group, ``new``, helper or field, in index order."""
+        return self.reference if isinstance(self.reference, list) else self.reference()
 
 
 @dataclass
@@ -177,17 +185,20 @@ class _Links:
         """Published URLs of the type's page and of the field's property row: ``#field-x`` for a
         direct entry, else the same for every page of the directory (nested entries are shared
         between the pages of a directory)."""
-        type_url = self.type(t).url
+        return self.type(t).url, self.row_url(owner, f, direct)
+
+    def row_url(self, owner: str, f: Field, direct: bool) -> str | None:
+        """The published URL of the field's property row (``urls``)."""
         nested = self.nested_row(owner, f, direct)
         if nested is not None:
-            return type_url, nested
+            return nested
         if direct:
-            return type_url, "#" + field_anchor(f.name)
+            return "#" + field_anchor(f.name)
         key = ("row_url", owner, f.name)
         if key not in self.memo:
             home = self.plan.page_of(owner)
             self.memo[key] = f"{self.plan.page_url(self.path, home)}#{field_anchor(f.name)}" if home else None
-        return type_url, self.memo[key]  # type: ignore[return-value]
+        return self.memo[key]  # type: ignore[return-value]
 
     def field(self, owner: str, f: Field, direct: bool) -> str | None:
         nested = self.nested_row(owner, f, direct, markdown=True)
@@ -243,19 +254,23 @@ def _summary(description: str) -> str:
 
 class _Collector:
     """Index lines and entries of one page, depth first; an ``obj`` group's contents are reused
-    from other pages of the same directory (they do not depend on the page)."""
+    from other pages of the same directory (they do not depend on the page). ``entries`` false:
+    the lines and counts only; ``lines`` false: the entries only."""
 
-    def __init__(self, links: _Links, moved: dict[str, str] | None = None) -> None:
+    def __init__(self, links: _Links, moved: dict[str, str] | None = None, *, lines: bool = True,
+                 entries: bool = True) -> None:
         self.links = links
         self.moved = moved or {}
         """``obj`` anchor → the page its members are on (``SitePlan.builder_pages``)."""
+        self.want_lines, self.want_entries = lines, entries
         self.lines: list[IndexLine] = []
         self.entries: list[BuilderEntryView] = []
         self.count = 0
         self.helpers = 0
 
     def level(self, members: tuple[BuilderEntry, ...], depth: int) -> None:
-        links, current = self.links, list[BuilderFunction]()
+        current = list[BuilderFunction]()
+        want_lines, want_entries = self.want_lines, self.want_entries
         for entry in members:
             if isinstance(entry, BuilderObject):
                 self.flush(current)
@@ -263,15 +278,19 @@ class _Collector:
                 self.obj(entry, depth)
                 continue
             self.count += 1
-            self.lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor,
-                                        closes=self.closes(depth)))
+            if want_lines:
+                self.lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor,
+                                            closes=self.closes(depth)))
             if entry.kind == HELPER:
                 self.flush(current)
                 current = []
                 self.helpers += 1
-                assert entry.helper is not None
-                self.entries.append(BuilderEntryView("helper", (entry,), direct=not entry.path,
-                                                     summary=entry.helper.summary))
+                if want_entries:
+                    assert entry.helper is not None
+                    self.entries.append(BuilderEntryView("helper", (entry,), direct=not entry.path,
+                                                         summary=entry.helper.summary))
+            elif not want_entries:
+                continue  # the functions of a field: one entry
             elif entry.kind == MIXIN and current and current[-1].target == entry.target:
                 current.append(entry)
             elif entry.field is None:
@@ -282,7 +301,6 @@ class _Collector:
                 self.flush(current)
                 current = [entry]
         self.flush(current)
-        del links
 
     def closes(self, depth: int) -> int:
         """Lists that end before a line at ``depth`` (an inner collector starts below its
@@ -305,26 +323,31 @@ class _Collector:
     def obj(self, obj: BuilderObject, depth: int) -> None:
         assert obj.field is not None
         direct = depth == 0
-        type_url, field_url = self.links.urls(obj.field.type, obj.owner, obj.field, direct)
         moved = self.moved.get(obj.anchor)
         path = self.links.path
-        count = sum(1 for _, e in _walk(obj.members) if not isinstance(e, BuilderObject)) if moved else 0
-        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members) and not moved,
-                                    field_url=field_url, closes=self.closes(depth),
-                                    moved_url=self.links.plan.page_url(path, moved) if moved else None,
-                                    moved_count=count))
-        self.entries.append(BuilderEntryView(
-            "obj", obj=obj, field=obj.field, json_path=self.links.json_path(obj.owner, obj.field, obj.target),
-            type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field, direct),
-            direct=direct, summary=_summary(obj.field.description), type_url=type_url,
-            field_url=field_url, moved_href=relative(path, moved) if moved else None))
+        if self.want_lines:
+            count = sum(1 for _, e in _walk(obj.members) if not isinstance(e, BuilderObject)) if moved else 0
+            self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members) and not moved,
+                                        field_url=self.links.row_url(obj.owner, obj.field, direct),
+                                        closes=self.closes(depth),
+                                        moved_url=self.links.plan.page_url(path, moved) if moved else None,
+                                        moved_count=count))
+        if self.want_entries:
+            links, f = self.links, obj.field
+            type_url, field_url = links.urls(f.type, obj.owner, f, direct)
+            self.entries.append(BuilderEntryView(
+                "obj", obj=obj, field=f, json_path=links.json_path(obj.owner, f, obj.target),
+                type=links.type(f.type), field_href=links.field(obj.owner, f, direct),
+                direct=direct, summary=_summary(f.description), type_url=type_url,
+                field_url=field_url, moved_href=relative(path, moved) if moved else None))
         if moved:
-            self.count += count
+            if self.want_lines:
+                self.count += count
             return
-        key = ("obj", obj.uid)
+        key = ("obj", obj.uid, self.want_lines, self.want_entries)
         cached = self.links.memo.get(key)
         if cached is None:
-            inner = _Collector(self.links)
+            inner = _Collector(self.links, lines=self.want_lines, entries=self.want_entries)
             inner.level(obj.members, depth + 1)
             cached = (inner.lines, inner.entries, inner.count, inner.helpers)
             model = self.links.api.models.get(obj.model)
@@ -358,17 +381,25 @@ def index_section(index: BuilderIndex, path: str, api: ApiSpec, plan: SitePlan,
     ``views.library``; ``top``: the members of that ``obj`` on a page of their own); ``None``
     when it has no functions."""
     moved = plan.builder_pages.get(index.model) if index.crd else None
-    collector = _Collector(_Links(path, api, plan), moved)
-    collector.level(index.root.members if top is None else top.members, 0)
+    compact = index.crd and len(index) > COMPACT_AFTER
+    links = _Links(path, api, plan)
+    members = index.root.members if top is None else top.members
+    collector = _Collector(links, moved, entries=not compact)
+    collector.level(members, 0)
     if not collector.count:
         return None
+    reference: list[BuilderEntryView] | Callable[[], list[BuilderEntryView]] = collector.entries
+    if compact:
+        def reference() -> list[BuilderEntryView]:
+            entries = _Collector(links, moved, lines=False)
+            entries.level(members, 0)
+            return entries.entries
     if index.crd:
-        return BuilderSection(index, index.call, collector.lines, collector.entries,
+        return BuilderSection(index, index.call, collector.lines, reference,
                               collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                               library_url=CRD_LIBRARY_URL, crd=True, new=index.function("new"),
-                              compact=len(index) > COMPACT_AFTER, top=top,
-                              pages=len(moved or ()))
-    return BuilderSection(index, index.call, collector.lines, collector.entries,
+                              compact=compact, top=top, pages=len(moved or ()))
+    return BuilderSection(index, index.call, collector.lines, reference,
                           collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                           helper_count=collector.helpers, new=index.function("new"))
 
