@@ -247,6 +247,10 @@ class BuilderIndex:
 
     def function(self, dotted: str) -> BuilderFunction | None:
         """Lookup by dotted name: ``allocation.devices.withResults``."""
+        if "." not in dotted:  # a function of the root (``new``): only the root's members are
+            # looked at, without naming every function of a huge index (a CRD kind's: 40,000)
+            return next((m for m in self.root.members
+                         if isinstance(m, BuilderFunction) and m.name == dotted and not m.path), None)
         if not self._by_dotted:
             for fn in self.functions():
                 self._by_dotted.setdefault(fn.dotted, fn)
@@ -582,7 +586,8 @@ class BuilderPlanner:
                 planned.append(_Planned((not key.startswith("new"), True, key), f, key, inline, item=True))
         planned.sort(key=lambda item: item.sort_key)
         level = tuple(planned)
-        self._levels[(name, root)] = level
+        if not model.field_path:  # an inline object's level is planned for its one index only
+            self._levels[(name, root)] = level
         return level
 
     # -- instances (path-dependent: anchors, dotted names, JSON targets) -----------------------
