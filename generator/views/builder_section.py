@@ -63,6 +63,11 @@ class IndexLine:
     """An ``obj`` whose members are on a page of their own (``SitePlan.builder_pages``): its URL."""
     moved_count: int = 0
     """How many functions that page (and the pages under it) lists."""
+    name: str = ""
+    """The last name of the label, as the compact index shows it: ``withReservedFor`` (a
+    function), ``devices`` (an ``obj``)."""
+    obj: bool = False
+    """An ``obj`` line (else a function's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,8 +284,9 @@ class _Collector:
                 continue
             self.count += 1
             if want_lines:
-                self.lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor,
-                                            closes=self.closes(depth)))
+                signature = entry.signature
+                self.lines.append(IndexLine(depth, f"fn {signature}", entry.anchor,
+                                            closes=self.closes(depth), name=signature.split("(", 1)[0]))
             if entry.kind == HELPER:
                 self.flush(current)
                 current = []
@@ -327,11 +333,13 @@ class _Collector:
         path = self.links.path
         if self.want_lines:
             count = sum(1 for _, e in _walk(obj.members) if not isinstance(e, BuilderObject)) if moved else 0
-            self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members) and not moved,
+            title = obj.title
+            self.lines.append(IndexLine(depth, title, obj.anchor, opens=bool(obj.members) and not moved,
                                         field_url=self.links.row_url(obj.owner, obj.field, direct),
                                         closes=self.closes(depth),
                                         moved_url=self.links.plan.page_url(path, moved) if moved else None,
-                                        moved_count=count))
+                                        moved_count=count,
+                                        name=title.rsplit(".", 1)[-1].removeprefix("obj "), obj=True))
         if self.want_entries:
             links, f = self.links, obj.field
             type_url, field_url = links.urls(f.type, obj.owner, f, direct)
