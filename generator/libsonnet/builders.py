@@ -270,10 +270,17 @@ class BuilderIndex:
 
 
 def _walk_members(members: tuple[BuilderEntry, ...], depth: int) -> Iterator[tuple[int, BuilderEntry]]:
-    for member in members:
-        yield depth, member
-        if isinstance(member, BuilderObject):
-            yield from _walk_members(member.members, depth + 1)
+    """Depth first, with a stack of iterators: each entry is yielded once, not once per level
+    above it (a chain of ``yield from``), whatever the depth."""
+    stack = [iter(members)]
+    while stack:
+        for member in stack[-1]:
+            yield depth + len(stack) - 1, member
+            if isinstance(member, BuilderObject) and member.members:
+                stack.append(iter(member.members))
+                break
+        else:
+            stack.pop()
 
 
 # -- names ------------------------------------------------------------------------------------
