@@ -11,10 +11,10 @@ property-table row that documents the field. A hand-written k8s-libsonnet helper
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from generator.libsonnet.builders import (
     HELPER,
@@ -47,8 +47,10 @@ with no entry per function: the field-path tree already describes every field. A
 their own (``SitePlan.builder_pages``, ``builder_pages`` here), every line and anchor kept."""
 
 
-@dataclass(frozen=True, slots=True)
-class IndexLine:
+class IndexLine(NamedTuple):
+    """One line of a builder index (``partials/builder_index.html.j2``); a named tuple, the
+    cheapest immutable record to make (a huge CRD kind's pages have ~50,000 lines)."""
+
     depth: int
     label: str
     """``fn withReservedFor(reservedFor)`` / ``obj allocation.devices`` (k8s-libsonnet's text)."""
@@ -263,10 +265,12 @@ class _Collector:
     the lines and counts only; ``lines`` false: the entries only."""
 
     def __init__(self, links: _Links, moved: dict[str, str] | None = None, *, lines: bool = True,
-                 entries: bool = True) -> None:
+                 entries: bool = True, counts: dict[int, int] | None = None) -> None:
         self.links = links
         self.moved = moved or {}
         """``obj`` anchor → the page its members are on (``SitePlan.builder_pages``)."""
+        self.counts = {} if counts is None else counts
+        """``BuilderObject.uid`` → how many functions are below it (``_functions_under``)."""
         self.want_lines, self.want_entries = lines, entries
         self.lines: list[IndexLine] = []
         self.entries: list[BuilderEntryView] = []
@@ -332,7 +336,7 @@ class _Collector:
         moved = self.moved.get(obj.anchor)
         path = self.links.path
         if self.want_lines:
-            count = sum(1 for _, e in _walk(obj.members) if not isinstance(e, BuilderObject)) if moved else 0
+            count = _functions_under(obj, self.counts) if moved else 0
             title = obj.title
             self.lines.append(IndexLine(depth, title, obj.anchor, opens=bool(obj.members) and not moved,
                                         field_url=self.links.row_url(obj.owner, obj.field, direct),
@@ -355,7 +359,8 @@ class _Collector:
         key = ("obj", obj.uid, self.want_lines, self.want_entries)
         cached = self.links.memo.get(key)
         if cached is None:
-            inner = _Collector(self.links, lines=self.want_lines, entries=self.want_entries)
+            inner = _Collector(self.links, lines=self.want_lines, entries=self.want_entries,
+                               counts=self.counts)
             inner.level(obj.members, depth + 1)
             cached = (inner.lines, inner.entries, inner.count, inner.helpers)
             model = self.links.api.models.get(obj.model)
@@ -368,13 +373,14 @@ class _Collector:
         self.helpers += helpers
 
 
-def _walk(members: tuple[BuilderEntry, ...]) -> Iterator[tuple[int, BuilderEntry]]:
-    stack = [(0, m) for m in reversed(members)]
-    while stack:
-        depth, entry = stack.pop()
-        yield depth, entry
-        if isinstance(entry, BuilderObject):
-            stack.extend((depth + 1, m) for m in reversed(entry.members))
+def _functions_under(obj: BuilderObject, counts: dict[int, int]) -> int:
+    """How many functions are below ``obj`` (at any depth), each ``obj``'s count worked out once
+    (``counts``): the pages of a huge index name the counts of the pages below theirs."""
+    found = counts.get(obj.uid)
+    if found is None:
+        found = counts[obj.uid] = sum(_functions_under(m, counts) if isinstance(m, BuilderObject) else 1
+                                      for m in obj.members)
+    return found
 
 
 def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
@@ -384,15 +390,17 @@ def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSec
 
 
 def index_section(index: BuilderIndex, path: str, api: ApiSpec, plan: SitePlan,
-                  top: BuilderObject | None = None) -> BuilderSection | None:
+                  top: BuilderObject | None = None, counts: dict[int, int] | None = None
+                  ) -> BuilderSection | None:
     """The section of ``index`` on page ``path`` (a model's, or a helper-only library object's:
     ``views.library``; ``top``: the members of that ``obj`` on a page of their own); ``None``
-    when it has no functions."""
+    when it has no functions. ``counts``: the function counts of ``obj`` groups, shared by the
+    pages of one index (``_functions_under``)."""
     moved = plan.builder_pages.get(index.model) if index.crd else None
     compact = index.crd and len(index) > COMPACT_AFTER
     links = _Links(path, api, plan)
     members = index.root.members if top is None else top.members
-    collector = _Collector(links, moved, entries=not compact)
+    collector = _Collector(links, moved, entries=not compact, counts=counts)
     collector.level(members, 0)
     if not collector.count:
         return None
@@ -426,6 +434,7 @@ def builder_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str) -> lis
         return []
     home = plan.model_pages[model.name]
     pages = []
+    counts: dict[int, int] = {}
     above: list[tuple[int, str]] = []  # the moved objs the walk is in: (depth, page)
     for depth, entry in index.entries():
         while above and above[-1][0] >= depth:
@@ -435,7 +444,7 @@ def builder_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str) -> lis
         parent = above[-1][1] if above else home  # the page the obj's line is on
         sub = moved[entry.anchor]
         above.append((depth, sub))
-        section = index_section(index, sub, api, plan, entry)
+        section = index_section(index, sub, api, plan, entry, counts)
         if section is not None:
             pages.append(BuilderPage(sub, api.version, model, section,
                                      f"{relative(sub, parent)}#{entry.anchor}",
