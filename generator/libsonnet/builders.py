@@ -319,14 +319,23 @@ def camel_lower(name: str) -> str:
     return words[0].lower() + "".join(words[1:])
 
 
+_ASCII_WORD_START = re.compile(r"(?<![0-9A-Za-z_])[a-z]")
+
+
 def _go_title(text: str) -> str:
     """Go's ``strings.Title``: upper-case every letter that follows a separator."""
+    if text.isascii():  # a separator is then any character but [0-9A-Za-z_]
+        return _ASCII_WORD_START.sub(_upper, text)
     out = []
     prev = " "
     for char in text:
         out.append(char.upper() if _is_separator(prev) else char)
         prev = char
     return "".join(out)
+
+
+def _upper(match: re.Match[str]) -> str:
+    return match.group().upper()
 
 
 def _is_separator(char: str) -> bool:
