@@ -176,6 +176,10 @@ def test_names_arguments_and_keywords(farm):
             "withX-Kubernetes-Foo(x_kubernetes_foo)", "withLeading(_leading)",
             "withDotted_name(dotted_name)", "withPort(port)"} <= sigs
     assert function_name("x-kubernetes-foo") == "withX-Kubernetes-Foo"
+    # Go's strings.Title: a letter after any separator (ASCII ones by a regular expression,
+    # others by Unicode category), digits and "_" are no separators
+    assert [function_name(k) for k in ("a-b.c d", "9lives_x", "-lead", "éa-b", "x\u00a0y", "a:ω")] == [
+        "withA-B_c D", "with9lives_x", "withLead", "withÉa-B", "withX\u00a0Y", "withA:Ω"]
     assert argument_name("local") == "Local" and argument_name("error") == "err"
     assert camel_lower("URLPath") == "urlPath" and camel_lower("hostIPs") == "hostIPs"
 

@@ -291,3 +291,55 @@ def test_a_huge_builder_index_moves_obj_groups_to_pages_of_their_own_every_ancho
     gfm = generate([Release("w1", str(path))], page_format="gfm").pages
     assert "listed [on a page of their own](widget/functions.spec.md)" in gfm[f"{kind}.md"]
     assert gfm[f"{kind}/functions.spec.md"].startswith("# Widget builder functions `spec`")
+
+
+def test_a_compact_builder_section_makes_its_entries_only_when_a_template_reads_them(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A huge CRD kind's compact section shows only its index in the shipped MkDocs templates:
+    its per-function entries are made when a template first reads them (``--format gfm``, an
+    override), and are then exactly the entries of the full reference."""
+    from generator.views import builder_section
+    from generator.views.pages import model_page
+    from generator.views.site import plan_site
+
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd()), encoding="utf-8")
+    api = _api(path, "w1")
+    plan = plan_site(api)
+    page = model_page(api.models["com.example.v1.Widget"], api, plan)
+    full = builder_section.builder_section(page, api, plan)
+    assert full is not None and not full.compact and isinstance(full.reference, list)
+    monkeypatch.setattr(builder_section, "COMPACT_AFTER", 0)
+    compact = builder_section.builder_section(page, api, plan)
+    assert compact is not None and compact.compact and callable(compact.reference)
+    assert "entries" not in compact.__dict__  # not made yet
+    assert compact.lines == full.lines and compact.function_count == full.function_count
+    assert len(full.entries) > 10 and {e.kind for e in full.entries} >= {"new", "obj", "field"}
+    assert compact.entries == full.entries
+    assert compact.entries is compact.entries  # made once
+
+
+def test_a_crd_index_keeps_no_planning_data_of_its_inline_objects_nor_a_name_map_for_new(
+        tmp_path: Path) -> None:
+    """The memory of a huge CRD kind's index (issue 34 item 6): the planner keeps the planned
+    level of shared definitions only (an inline object's is planned for its one index), and
+    looking up ``new`` reads the root's members without naming every function; every lookup
+    finds what the walk of the whole index finds first."""
+    from generator.libsonnet.builders import BuilderFunction, planner_for
+
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd()), encoding="utf-8")
+    api = _api(path, "w1")
+    index = builder_index(api.models["com.example.v1.Widget"], api)
+    assert index is not None
+    levels = planner_for(api)._levels
+    assert levels and not any(api.models[name].field_path for name, _ in levels if name in api.models)
+    new = index.function("new")
+    assert new is not None and new.kind == "new" and not index._by_dotted
+    first: dict[str, BuilderFunction] = {}
+    for fn in index.functions():
+        first.setdefault(fn.dotted, fn)
+    assert len(first) > 10 and any("." in name for name in first)
+    for dotted, fn in first.items():
+        assert index.function(dotted) is fn, dotted
+    assert index.function("withNothing") is None and index.function("spec.withNothing") is None

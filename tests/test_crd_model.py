@@ -95,3 +95,35 @@ def test_inline_objects_of_any_source_are_nested_models(tmp_path: Path) -> None:
     spec = api.models["com.example.v1.Widget#spec"]
     assert (spec.group, spec.api_version, spec.field("size").type.type) == ("example", "v1", "integer")
     assert api.models["com.example.v1.Widget"].field("spec").type.ref == spec.name
+
+
+def test_a_field_with_only_plain_keys_is_the_field_the_full_reading_makes(tmp_path: Path) -> None:
+    """Most fields' schemas hold only keys that make no field attribute but the type, the
+    description and the item facts; those fields take a shorter path in ``normalize``: the same
+    ``Field`` as when a key outside that set sends the schema through the full reading."""
+    import copy
+
+    from generator.model.normalize import _PLAIN_FIELD_KEYS
+
+    plain = {
+        "name": {"type": "string", "description": "A name.", "title": "Name"},
+        "count": {"type": "integer", "format": "int32"},
+        "tags": {"type": "array", "description": "Tags.",
+                 "items": {"type": "string", "description": "A tag."}},
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+        "port": {"x-kubernetes-int-or-string": True, "description": "A port."},
+        "child": {"type": "object", "required": ["a"], "properties": {"a": {"type": "string"}}},
+        "rows": {"type": "array", "items": {"type": "object", "properties": {"b": {"type": "boolean"}}}},
+    }
+    assert all(_PLAIN_FIELD_KEYS.issuperset(s) for s in plain.values())
+    full = {name: {**copy.deepcopy(s), "x-not-a-field-key": True} for name, s in plain.items()}
+    fields = {}
+    for label, properties in (("plain", plain), ("full", full)):
+        schema = copy.deepcopy(widget_crd()["spec"]["versions"][0]["schema"]["openAPIV3Schema"])
+        schema["properties"]["spec"] = {"type": "object", "required": ["name"], "properties": properties}
+        path = tmp_path / f"{label}.yaml"
+        path.write_text(dump(widget_crd(schema=schema)), encoding="utf-8")
+        api, _ = build_api(load_source(str(path)), "w1")
+        fields[label] = api.models["com.example.v1.Widget#spec"].fields
+    assert len(fields["plain"]) == len(plain) and fields["plain"] == fields["full"]
+    assert fields["plain"][0].elements == () and any(f.elements for f in fields["plain"])

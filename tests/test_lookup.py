@@ -4,6 +4,7 @@ The browser tests (``test_site_browser.py``) check what a reader sees."""
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from pathlib import Path
@@ -72,6 +73,43 @@ def test_row_anchors_are_the_property_tables(api_132: ApiSpec) -> None:
         page = plan.page_of(name)
         if page:
             assert row_anchors(model) == [r.anchor for r in property_rows(model, api_132, plan, page)]
+
+
+def test_field_path_rows_carry_the_anchors_of_the_shown_rows_clashes_included(tmp_path: Path) -> None:
+    """``fieldpaths.json`` of a CRD kind is made from rows with their anchors only
+    (``anchored_rows``, ``nested_sections(shown=False)``): the same anchors, in the same order,
+    as the rows the page shows, also where names clash and get a digest."""
+    from crd_fixtures import dump, widget_crd
+
+    from generator.model.normalize import build_api
+    from generator.sources import load_source
+    from generator.views.crd import nested_sections
+    from generator.views.properties import anchored_rows
+
+    schema = copy.deepcopy(widget_crd()["spec"]["versions"][0]["schema"]["openAPIV3Schema"])
+    spec = schema["properties"]["spec"]["properties"]
+    spec.update({"a b": {"type": "string"}, "a-b": {"type": "string"}, "a_b": {"type": "string"},
+                 "a/b": {"type": "object", "properties": {"x y": {"type": "string"},
+                                                          "x-y": {"type": "string"}}}})
+    path = tmp_path / "w.yaml"
+    path.write_text(dump(widget_crd(schema=schema)), encoding="utf-8")
+    api = build_api(load_source(str(path)), "w1")[0]
+    plan = plan_site(api)
+    model = api.models["com.example.v1.Widget"]
+    page = plan.page_of(model.name) or ""
+    shown_anchors: set[str] = set()
+    rows = property_rows(model, api, plan, page, shown_anchors)
+    shown, _ = nested_sections(model, api, plan, page, shown_anchors)
+    bare_anchors: set[str] = set()
+    bare = anchored_rows(model, bare_anchors)
+    keyed, _ = nested_sections(model, api, plan, page, bare_anchors, shown=False)
+    assert [r.anchor for r in bare] == [r.anchor for r in rows]
+    assert [(s.anchor, [(r.field.name, r.anchor) for r in s.rows]) for s in keyed] == [
+        (s.anchor, [(r.field.name, r.anchor) for r in s.rows]) for s in shown]
+    spec_rows = [r.anchor for s in shown if s.path == "spec" for r in s.rows]
+    assert len([a for a in spec_rows if a.startswith("field-spec.a-b")]) == 3  # digests tell them apart
+    assert len(set(spec_rows)) == len(spec_rows) and bare_anchors == shown_anchors
+    assert all(not r.notes and not r.type.name for s in keyed for r in s.rows)
 
 
 def test_field_paths_file_is_part_of_the_generated_release(default_pages) -> None:

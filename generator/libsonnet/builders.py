@@ -247,6 +247,10 @@ class BuilderIndex:
 
     def function(self, dotted: str) -> BuilderFunction | None:
         """Lookup by dotted name: ``allocation.devices.withResults``."""
+        if "." not in dotted:  # a function of the root (``new``): only the root's members are
+            # looked at, without naming every function of a huge index (a CRD kind's: 40,000)
+            return next((m for m in self.root.members
+                         if isinstance(m, BuilderFunction) and m.name == dotted and not m.path), None)
         if not self._by_dotted:
             for fn in self.functions():
                 self._by_dotted.setdefault(fn.dotted, fn)
@@ -266,10 +270,17 @@ class BuilderIndex:
 
 
 def _walk_members(members: tuple[BuilderEntry, ...], depth: int) -> Iterator[tuple[int, BuilderEntry]]:
-    for member in members:
-        yield depth, member
-        if isinstance(member, BuilderObject):
-            yield from _walk_members(member.members, depth + 1)
+    """Depth first, with a stack of iterators: each entry is yielded once, not once per level
+    above it (a chain of ``yield from``), whatever the depth."""
+    stack = [iter(members)]
+    while stack:
+        for member in stack[-1]:
+            yield depth + len(stack) - 1, member
+            if isinstance(member, BuilderObject) and member.members:
+                stack.append(iter(member.members))
+                break
+        else:
+            stack.pop()
 
 
 # -- names ------------------------------------------------------------------------------------
@@ -308,14 +319,23 @@ def camel_lower(name: str) -> str:
     return words[0].lower() + "".join(words[1:])
 
 
+_ASCII_WORD_START = re.compile(r"(?<![0-9A-Za-z_])[a-z]")
+
+
 def _go_title(text: str) -> str:
     """Go's ``strings.Title``: upper-case every letter that follows a separator."""
+    if text.isascii():  # a separator is then any character but [0-9A-Za-z_]
+        return _ASCII_WORD_START.sub(_upper, text)
     out = []
     prev = " "
     for char in text:
         out.append(char.upper() if _is_separator(prev) else char)
         prev = char
     return "".join(out)
+
+
+def _upper(match: re.Match[str]) -> str:
+    return match.group().upper()
 
 
 def _is_separator(char: str) -> bool:
@@ -582,7 +602,8 @@ class BuilderPlanner:
                 planned.append(_Planned((not key.startswith("new"), True, key), f, key, inline, item=True))
         planned.sort(key=lambda item: item.sort_key)
         level = tuple(planned)
-        self._levels[(name, root)] = level
+        if not model.field_path:  # an inline object's level is planned for its one index only
+            self._levels[(name, root)] = level
         return level
 
     # -- instances (path-dependent: anchors, dotted names, JSON targets) -----------------------

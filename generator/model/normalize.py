@@ -146,6 +146,11 @@ class _Normalizer:
               path: str = "", base: str = "") -> Field:
         """Field ``name`` of model ``owner``, whose JSON pointer is ``base``."""
         at = "/properties/" + escape_pointer_token(name)
+        if _PLAIN_FIELD_KEYS.issuperset(schema):  # most fields: what the other keys give is the default
+            return Field(name=name,
+                         type=self.field_type(schema, owner, at, f"{path}.{name}" if path else name),
+                         description=str(schema.get("description", "")), required=required,
+                         pointer=base + at, elements=elements_of(schema))
         validations = rules_of(schema)
         return Field(
             name=name,
@@ -225,6 +230,10 @@ class _Normalizer:
 
 
 _ALTERNATIVES = frozenset({"oneOf", "anyOf", "not"})
+_PLAIN_FIELD_KEYS = frozenset({"type", "description", "format", "properties", "required", "items",
+                               "additionalProperties", "$ref", "title", "x-kubernetes-int-or-string"})
+"""Schema keys that make no ``Field`` attribute but its type, description and elements: a field
+whose schema has no other key takes the defaults of all the others (``_Normalizer.field``)."""
 
 
 def constraints_of(schema: dict[str, Any]) -> tuple[tuple[str, Any], ...]:

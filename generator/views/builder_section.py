@@ -11,10 +11,10 @@ property-table row that documents the field. A hand-written k8s-libsonnet helper
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any, ClassVar
+from functools import cached_property, lru_cache
+from typing import Any, ClassVar, NamedTuple
 
 from generator.libsonnet.builders import (
     HELPER,
@@ -48,8 +48,10 @@ with no entry per function: the field-path tree already describes every field. A
 their own (``SitePlan.builder_pages``, ``builder_pages`` here), every line and anchor kept."""
 
 
-@dataclass(frozen=True, slots=True)
-class IndexLine:
+class IndexLine(NamedTuple):
+    """One line of a builder index (``partials/builder_index.html.j2``); a named tuple, the
+    cheapest immutable record to make (a huge CRD kind's pages have ~50,000 lines)."""
+
     depth: int
     label: str
     """``fn withReservedFor(reservedFor)`` / ``obj allocation.devices`` (k8s-libsonnet's text)."""
@@ -64,6 +66,11 @@ class IndexLine:
     """An ``obj`` whose members are on a page of their own (``SitePlan.builder_pages``): its URL."""
     moved_count: int = 0
     """How many functions that page (and the pages under it) lists."""
+    name: str = ""
+    """The last name of the label, as the compact index shows it: ``withReservedFor`` (a
+    function), ``devices`` (an ``obj``)."""
+    obj: bool = False
+    """An ``obj`` line (else a function's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +119,10 @@ class BuilderSection:
     call: str
     """``k.resource.v1alpha3.resourceClaimStatus``."""
     lines: list[IndexLine]
-    entries: list[BuilderEntryView]
+    reference: list[BuilderEntryView] | Callable[[], list[BuilderEntryView]]
+    """The entries (``entries``), or what makes them when first asked for: a compact section's
+    shipped templates show only the index, so its entries are made only for a template that
+    reads them (``--format gfm``, an override)."""
     function_count: int
     collapsed: bool
     library_url: str = LIBRARY_URL
@@ -129,6 +139,11 @@ class BuilderSection:
     """On a page of its own (``BuilderPage``): the ``obj`` whose members the section lists."""
     pages: int = 0
     """How many pages of their own the index's largest ``obj`` groups have (``builder_pages``)."""
+
+    @cached_property
+    def entries(self) -> list[BuilderEntryView]:
+        """One block per ``obj`` group, ``new``, helper or field, in index order."""
+        return self.reference if isinstance(self.reference, list) else self.reference()
 
 
 @dataclass
@@ -183,17 +198,20 @@ class _Links:
         """Published URLs of the type's page and of the field's property row: ``#field-x`` for a
         direct entry, else the same for every page of the directory (nested entries are shared
         between the pages of a directory)."""
-        type_url = self.type(t).url
+        return self.type(t).url, self.row_url(owner, f, direct)
+
+    def row_url(self, owner: str, f: Field, direct: bool) -> str | None:
+        """The published URL of the field's property row (``urls``)."""
         nested = self.nested_row(owner, f, direct)
         if nested is not None:
-            return type_url, nested
+            return nested
         if direct:
-            return type_url, "#" + field_anchor(f.name)
+            return "#" + field_anchor(f.name)
         key = ("row_url", owner, f.name)
         if key not in self.memo:
             home = self.plan.page_of(owner)
             self.memo[key] = f"{self.plan.page_url(self.path, home)}#{field_anchor(f.name)}" if home else None
-        return type_url, self.memo[key]  # type: ignore[return-value]
+        return self.memo[key]  # type: ignore[return-value]
 
     def field(self, owner: str, f: Field, direct: bool) -> str | None:
         nested = self.nested_row(owner, f, direct, markdown=True)
@@ -249,19 +267,25 @@ def _summary(description: str) -> str:
 
 class _Collector:
     """Index lines and entries of one page, depth first; an ``obj`` group's contents are reused
-    from other pages of the same directory (they do not depend on the page)."""
+    from other pages of the same directory (they do not depend on the page). ``entries`` false:
+    the lines and counts only; ``lines`` false: the entries only."""
 
-    def __init__(self, links: _Links, moved: dict[str, str] | None = None) -> None:
+    def __init__(self, links: _Links, moved: dict[str, str] | None = None, *, lines: bool = True,
+                 entries: bool = True, counts: dict[int, int] | None = None) -> None:
         self.links = links
         self.moved = moved or {}
         """``obj`` anchor → the page its members are on (``SitePlan.builder_pages``)."""
+        self.counts = {} if counts is None else counts
+        """``BuilderObject.uid`` → how many functions are below it (``_functions_under``)."""
+        self.want_lines, self.want_entries = lines, entries
         self.lines: list[IndexLine] = []
         self.entries: list[BuilderEntryView] = []
         self.count = 0
         self.helpers = 0
 
     def level(self, members: tuple[BuilderEntry, ...], depth: int) -> None:
-        links, current = self.links, list[BuilderFunction]()
+        current = list[BuilderFunction]()
+        want_lines, want_entries = self.want_lines, self.want_entries
         for entry in members:
             if isinstance(entry, BuilderObject):
                 self.flush(current)
@@ -269,15 +293,20 @@ class _Collector:
                 self.obj(entry, depth)
                 continue
             self.count += 1
-            self.lines.append(IndexLine(depth, f"fn {entry.signature}", entry.anchor,
-                                        closes=self.closes(depth)))
+            if want_lines:
+                signature = entry.signature
+                self.lines.append(IndexLine(depth, f"fn {signature}", entry.anchor,
+                                            closes=self.closes(depth), name=signature.split("(", 1)[0]))
             if entry.kind == HELPER:
                 self.flush(current)
                 current = []
                 self.helpers += 1
-                assert entry.helper is not None
-                self.entries.append(BuilderEntryView("helper", (entry,), direct=not entry.path,
-                                                     summary=entry.helper.summary))
+                if want_entries:
+                    assert entry.helper is not None
+                    self.entries.append(BuilderEntryView("helper", (entry,), direct=not entry.path,
+                                                         summary=entry.helper.summary))
+            elif not want_entries:
+                continue  # the functions of a field: one entry
             elif entry.kind == MIXIN and current and current[-1].target == entry.target:
                 current.append(entry)
             elif entry.field is None:
@@ -288,7 +317,6 @@ class _Collector:
                 self.flush(current)
                 current = [entry]
         self.flush(current)
-        del links
 
     def closes(self, depth: int) -> int:
         """Lists that end before a line at ``depth`` (an inner collector starts below its
@@ -311,26 +339,34 @@ class _Collector:
     def obj(self, obj: BuilderObject, depth: int) -> None:
         assert obj.field is not None
         direct = depth == 0
-        type_url, field_url = self.links.urls(obj.field.type, obj.owner, obj.field, direct)
         moved = self.moved.get(obj.anchor)
         path = self.links.path
-        count = sum(1 for _, e in _walk(obj.members) if not isinstance(e, BuilderObject)) if moved else 0
-        self.lines.append(IndexLine(depth, obj.title, obj.anchor, opens=bool(obj.members) and not moved,
-                                    field_url=field_url, closes=self.closes(depth),
-                                    moved_url=self.links.plan.page_url(path, moved) if moved else None,
-                                    moved_count=count))
-        self.entries.append(BuilderEntryView(
-            "obj", obj=obj, field=obj.field, json_path=self.links.json_path(obj.owner, obj.field, obj.target),
-            type=self.links.type(obj.field.type), field_href=self.links.field(obj.owner, obj.field, direct),
-            direct=direct, summary=_summary(obj.field.description), type_url=type_url,
-            field_url=field_url, moved_href=relative(path, moved) if moved else None))
+        if self.want_lines:
+            count = _functions_under(obj, self.counts) if moved else 0
+            title = obj.title
+            self.lines.append(IndexLine(depth, title, obj.anchor, opens=bool(obj.members) and not moved,
+                                        field_url=self.links.row_url(obj.owner, obj.field, direct),
+                                        closes=self.closes(depth),
+                                        moved_url=self.links.plan.page_url(path, moved) if moved else None,
+                                        moved_count=count,
+                                        name=title.rsplit(".", 1)[-1].removeprefix("obj "), obj=True))
+        if self.want_entries:
+            links, f = self.links, obj.field
+            type_url, field_url = links.urls(f.type, obj.owner, f, direct)
+            self.entries.append(BuilderEntryView(
+                "obj", obj=obj, field=f, json_path=links.json_path(obj.owner, f, obj.target),
+                type=links.type(f.type), field_href=links.field(obj.owner, f, direct),
+                direct=direct, summary=_summary(f.description), type_url=type_url,
+                field_url=field_url, moved_href=relative(path, moved) if moved else None))
         if moved:
-            self.count += count
+            if self.want_lines:
+                self.count += count
             return
-        key = ("obj", obj.uid)
+        key = ("obj", obj.uid, self.want_lines, self.want_entries)
         cached = self.links.memo.get(key)
         if cached is None:
-            inner = _Collector(self.links)
+            inner = _Collector(self.links, lines=self.want_lines, entries=self.want_entries,
+                               counts=self.counts)
             inner.level(obj.members, depth + 1)
             cached = (inner.lines, inner.entries, inner.count, inner.helpers)
             model = self.links.api.models.get(obj.model)
@@ -343,13 +379,14 @@ class _Collector:
         self.helpers += helpers
 
 
-def _walk(members: tuple[BuilderEntry, ...]) -> Iterator[tuple[int, BuilderEntry]]:
-    stack = [(0, m) for m in reversed(members)]
-    while stack:
-        depth, entry = stack.pop()
-        yield depth, entry
-        if isinstance(entry, BuilderObject):
-            stack.extend((depth + 1, m) for m in reversed(entry.members))
+def _functions_under(obj: BuilderObject, counts: dict[int, int]) -> int:
+    """How many functions are below ``obj`` (at any depth), each ``obj``'s count worked out once
+    (``counts``): the pages of a huge index name the counts of the pages below theirs."""
+    found = counts.get(obj.uid)
+    if found is None:
+        found = counts[obj.uid] = sum(_functions_under(m, counts) if isinstance(m, BuilderObject) else 1
+                                      for m in obj.members)
+    return found
 
 
 def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSection | None:
@@ -359,22 +396,32 @@ def builder_section(page: ModelPage, api: ApiSpec, plan: SitePlan) -> BuilderSec
 
 
 def index_section(index: BuilderIndex, path: str, api: ApiSpec, plan: SitePlan,
-                  top: BuilderObject | None = None) -> BuilderSection | None:
+                  top: BuilderObject | None = None, counts: dict[int, int] | None = None
+                  ) -> BuilderSection | None:
     """The section of ``index`` on page ``path`` (a model's, or a helper-only library object's:
     ``views.library``; ``top``: the members of that ``obj`` on a page of their own); ``None``
-    when it has no functions."""
+    when it has no functions. ``counts``: the function counts of ``obj`` groups, shared by the
+    pages of one index (``_functions_under``)."""
     moved = plan.builder_pages.get(index.model) if index.crd else None
-    collector = _Collector(_Links(path, api, plan), moved)
-    collector.level(index.root.members if top is None else top.members, 0)
+    compact = index.crd and len(index) > COMPACT_AFTER
+    links = _Links(path, api, plan)
+    members = index.root.members if top is None else top.members
+    collector = _Collector(links, moved, entries=not compact, counts=counts)
+    collector.level(members, 0)
     if not collector.count:
         return None
+    reference: list[BuilderEntryView] | Callable[[], list[BuilderEntryView]] = collector.entries
+    if compact:
+        def reference() -> list[BuilderEntryView]:
+            entries = _Collector(links, moved, lines=False)
+            entries.level(members, 0)
+            return entries.entries
     if index.crd:
-        return BuilderSection(index, index.call, collector.lines, collector.entries,
+        return BuilderSection(index, index.call, collector.lines, reference,
                               collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                               library_url=CRD_LIBRARY_URL, crd=True, new=index.function("new"),
-                              compact=len(index) > COMPACT_AFTER, top=top,
-                              pages=len(moved or ()))
-    return BuilderSection(index, index.call, collector.lines, collector.entries,
+                              compact=compact, top=top, pages=len(moved or ()))
+    return BuilderSection(index, index.call, collector.lines, reference,
                           collector.count, collapsed=len(collector.lines) > COLLAPSE_AFTER,
                           helper_count=collector.helpers, new=index.function("new"))
 
@@ -393,6 +440,7 @@ def builder_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str) -> lis
         return []
     home = plan.model_pages[model.name]
     pages = []
+    counts: dict[int, int] = {}
     above: list[tuple[int, str]] = []  # the moved objs the walk is in: (depth, page)
     for depth, entry in index.entries():
         while above and above[-1][0] >= depth:
@@ -402,7 +450,7 @@ def builder_pages(model: Model, api: ApiSpec, plan: SitePlan, title: str) -> lis
         parent = above[-1][1] if above else home  # the page the obj's line is on
         sub = moved[entry.anchor]
         above.append((depth, sub))
-        section = index_section(index, sub, api, plan, entry)
+        section = index_section(index, sub, api, plan, entry, counts)
         if section is not None:
             pages.append(BuilderPage(sub, api.version, model, section,
                                      f"{relative(sub, parent)}#{entry.anchor}",

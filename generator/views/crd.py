@@ -10,7 +10,7 @@ from typing import Any
 
 from generator.model.repeats import ordered_children
 from generator.model.types import NESTED_SEPARATOR, ApiSpec, CrdInfo, Model, PrinterColumn
-from generator.views.properties import PropertyRow, SameShape, property_rows, same_shape
+from generator.views.properties import PropertyRow, SameShape, anchored_rows, property_rows, same_shape
 from generator.views.site import SitePlan, relative
 
 
@@ -175,10 +175,12 @@ def toc_headings(sections: list[NestedSection]) -> list[TocHeading]:
 
 
 def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
-                    anchors: set[str], top: Model | None = None) -> tuple[list[NestedSection], int]:
+                    anchors: set[str], top: Model | None = None, *, shown: bool = True
+                    ) -> tuple[list[NestedSection], int]:
     """Sections of the nested objects under ``model`` shown on ``page`` (from ``top`` down on a
     sub-page), depth first in field order, and how many are not shown anywhere: none (every
-    nested object has its section, on this page or a sub-page: ``views.site.plan_site``)."""
+    nested object has its section, on this page or a sub-page: ``views.site.plan_site``).
+    ``shown`` false: the rows carry their fields and anchors only (``anchored_rows``)."""
     if top is None and not any(NESTED_SEPARATOR in f.type.referenced() for f in model.fields):
         return [], 0
     children: dict[str, list[Model]] = {}
@@ -201,9 +203,10 @@ def nested_sections(model: Model, api: ApiSpec, plan: SitePlan, page: str,
         parent_href = (f"#{parent_anchor}" if parent_page == page
                        else f"{plan.page_url(page, parent_page)}#{parent_anchor}")
         repeats = _repeat_link(child, api, plan, page)
+        rows = ([] if repeats else property_rows(child, api, plan, page, anchors) if shown
+                else anchored_rows(child, anchors))
         out.append(NestedSection(child, child.field_path, anchor, depth,
-                                 parent.field_path or parent.kind, parent_href,
-                                 [] if repeats else property_rows(child, api, plan, page, anchors),
+                                 parent.field_path or parent.kind, parent_href, rows,
                                  same_shape(child, api, plan, page), repeats))
         stack.extend((c, depth + 1) for c in reversed(ordered_children(child, children.get(child.name, []))))
     return out, 0

@@ -12,13 +12,8 @@ from dataclasses import dataclass
 
 from generator.model.spelling import type_text_in
 from generator.model.types import ApiSpec, Model, TypeRef
-from generator.views.crd import NestedSection, nested_objects_pages, nested_sections
-from generator.views.properties import (
-    PropertyRow,
-    field_anchor,
-    property_rows,
-    unique_anchor,
-)
+from generator.views.crd import NestedSection, nested_sections
+from generator.views.properties import PropertyRow, anchored_rows, field_anchor, unique_anchor
 from generator.views.site import SitePlan, file_url, path_anchor, published_url
 
 _PLAIN = re.compile(r"[A-Za-z0-9_.-]{1,80}")
@@ -81,10 +76,15 @@ def _crd_entries(model: Model, api: ApiSpec, plan: SitePlan, page: str) -> dict[
     its field-path tree, with the row anchors the pages write (the same views the kind's page
     and its sub-pages are rendered from)."""
     anchors: set[str] = set()
-    rows = property_rows(model, api, plan, page, anchors)
-    on_page, _ = nested_sections(model, api, plan, page, anchors)
+    rows = anchored_rows(model, anchors)
+    on_page, _ = nested_sections(model, api, plan, page, anchors, shown=False)
     shown: list[tuple[str, list[NestedSection]]] = [(page, on_page)]
-    shown += [(sub.path, sub.nested) for sub in nested_objects_pages(model, api, plan, "")]
+    todo = [page]  # the sub-pages (views.crd.nested_objects_pages), each with its own anchors
+    while todo:
+        for sub, name in plan.nested_pages.get(todo.pop(0), ()):
+            shown.append((sub, nested_sections(model, api, plan, sub, set(), api.models[name],
+                                               shown=False)[0]))
+            todo.append(sub)
     out: dict[str, dict[str, object]] = {
         in_release(plan, page): {"k": model.kind, "f": _row_fields(rows, api, plan)}}
     repeats: list[tuple[str, str]] = []

@@ -112,6 +112,26 @@ def unique_anchor(anchor: str, name: str, used: set[str]) -> str:
     return anchor
 
 
+_NOT_SHOWN = TypeLabel("", "")
+"""The type label of an ``anchored_rows`` row (not shown anywhere)."""
+
+
+def anchored_rows(model: Model, anchors: set[str]) -> list[PropertyRow]:
+    """``property_rows`` with each row's field and anchor only (no type label, notes or gates):
+    what ``views.lookup`` reads of the rows of the sections it keys, the anchors given exactly as
+    the page gives them (``anchors``: ids already used on the page)."""
+    by_path = model.crd is not None or bool(model.field_path)
+    return [PropertyRow(f, _row_anchor(model, f, by_path, anchors), _NOT_SHOWN, f.required, (), (), ())
+            for f in model.fields]
+
+
+def _row_anchor(model: Model, f: Field, by_path: bool, anchors: set[str]) -> str:
+    if by_path:
+        return path_anchor("field-", f"{model.field_path}.{f.name}" if model.field_path else f.name,
+                           anchors)
+    return unique_anchor(field_anchor(f.name), f.name, anchors)
+
+
 def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str,
                   anchors: set[str] | None = None) -> list[PropertyRow]:
     """Rows of ``model``'s table. ``anchors``: ids already used on the page (nested sections
@@ -152,13 +172,8 @@ def property_rows(model: Model, api: ApiSpec, plan: SitePlan, page: str,
         code_notes.extend((a.label, a.options) for a in f.alternatives)
         for element in f.elements:
             code_notes.extend(element_notes(element))
-        if by_path:
-            path = f"{model.field_path}.{f.name}" if model.field_path else f.name
-            anchor = path_anchor("field-", path, anchors)
-        else:
-            anchor = unique_anchor(field_anchor(f.name), f.name, anchors)
         rows.append(PropertyRow(
-            field=f, anchor=anchor,
+            field=f, anchor=_row_anchor(model, f, by_path, anchors),
             type=label_for_type(f.type, api, plan, page),
             required=f.required, notes=tuple(notes), code_notes=tuple(code_notes),
             gates=feature_gates(f.description),
