@@ -11,7 +11,7 @@ how deep the table of contents goes (``BuilderToc.cut``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from generator.views.crd import EMPHASIS, PLAIN_LABEL, attr_id
@@ -36,6 +36,7 @@ class Line(Protocol):
     def opens(self) -> bool: ...
     @property
     def closes(self) -> int: ...
+    def _replace(self, *, depth: int, closes: int) -> Line: ...
 
 
 @dataclass(frozen=True)
@@ -160,5 +161,5 @@ def _closed(lines: list[tuple[Line, int]]) -> list[Line]:
         closes = max(before - depth, 0) if i else 0
         before = depth
         same = line.depth == depth and line.closes == closes
-        out.append(line if same else replace(line, depth=depth, closes=closes))  # type: ignore[type-var]
+        out.append(line if same else line._replace(depth=depth, closes=closes))
     return out
