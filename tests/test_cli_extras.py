@@ -33,6 +33,23 @@ needs_script = pytest.mark.skipif(shutil.which("k8s-api-docs") is None,
                                   reason="k8s-api-docs is not installed as a script here")
 
 
+# -- a process that ran a terminal command ends without teardown (cli.FAST_EXIT) --------------
+def test_terminal_commands_end_the_process_with_all_output_and_their_status(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Ended by ``os._exit``, the process still writes everything (large JSON through a pipe) and
+    exits with the command's status; in process (``main([...])``) the status is returned."""
+    ran = cli("explain", "pod", "--recursive", "--format", "json", "--version", "1.32",
+              program="-m")
+    assert ran.returncode == 0, ran.stderr
+    assert main(["explain", "pod", "--recursive", "--format", "json", "--version", "1.32"]) == 0
+    assert json.loads(ran.stdout) == json.loads(capsys.readouterr().out)
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("apiVersion: extensions/v1beta1\nkind: Ingress\nmetadata: {name: x}\n")
+    scanned = cli("scan", str(bad), "--target", "1.32", "--fail-on", "breaking", program="-m")
+    assert scanned.returncode == 1 and "removed in 1.22" in scanned.stdout, scanned.stdout
+    assert cli("explain", "nosuchkind", "--version", "1.32", program="-m").returncode == 2
+
+
 # -- --version and the program name -----------------------------------------------------------
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
