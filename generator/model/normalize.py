@@ -143,14 +143,14 @@ class _Normalizer:
 
     # -- fields and models -----------------------------------------------------------------
     def field(self, owner: str, name: str, schema: dict[str, Any], required: bool,
-              path: str = "", base: str = "") -> Field:
-        """Field ``name`` of model ``owner``, whose JSON pointer is ``base``."""
+              path: str = "") -> Field:
+        """Field ``name`` of model ``owner`` (``path``: the owner's field path, for nested objects)."""
         at = "/properties/" + escape_pointer_token(name)
         if _PLAIN_FIELD_KEYS.issuperset(schema):  # most fields: what the other keys give is the default
             return Field(name=name,
                          type=self.field_type(schema, owner, at, f"{path}.{name}" if path else name),
                          description=str(schema.get("description", "")), required=required,
-                         pointer=base + at, elements=elements_of(schema))
+                         elements=elements_of(schema))
         validations = rules_of(schema)
         return Field(
             name=name,
@@ -168,7 +168,6 @@ class _Normalizer:
             preserve_unknown_fields=schema.get("x-kubernetes-preserve-unknown-fields") is True,
             embedded_resource=schema.get("x-kubernetes-embedded-resource") is True,
             validations=validations,
-            pointer=base + at,
             nullable=schema.get("nullable") is True,
             constraints=constraints_of(schema),
             elements=elements_of(schema),
@@ -204,7 +203,7 @@ class _Normalizer:
         if properties:
             shape = "object"
             fields = tuple(
-                self.field(name, prop, properties[prop], prop in required, path, at)
+                self.field(name, prop, properties[prop], prop in required, path)
                 for prop in sorted(properties)
             )
         elif "$ref" in schema:

@@ -25,7 +25,7 @@ from generator.model.types import NESTED_SEPARATOR, Field, Model, TypeRef
 MIN_PROPERTIES = 4
 """Fewest properties (counted at every depth) a subtree needs to be shown once and referenced."""
 
-_FIELD_GETTER = attrgetter(*(f.name for f in fields(Field) if f.name not in ("name", "type", "pointer")))
+_FIELD_GETTER = attrgetter(*(f.name for f in fields(Field) if f.name not in ("name", "type")))
 
 
 def repeated_subtrees(models: Mapping[str, Model]) -> dict[str, str]:
@@ -132,6 +132,6 @@ def _relative(child: Model, parent: Model) -> str:
 
 
 def _facts(f: Field) -> str:
-    """Everything of a field but its name, type and pointer, spelled exactly (``repr`` tells
+    """Everything of a field but its name and type, spelled exactly (``repr`` tells
     ``1`` from ``1.0`` and ``True``, as the page does)."""
     return repr(_FIELD_GETTER(f))

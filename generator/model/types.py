@@ -170,7 +170,6 @@ class Field:
     embedded_resource: bool = False
     validations: Rules = ()
     """``x-kubernetes-validations`` entries as sorted key/value tuples (hashable)."""
-    pointer: str = ""
     nullable: bool = False
     constraints: tuple[tuple[str, Any], ...] = ()
     """Value limits in ``CONSTRAINT_KEYS`` order: (``minimum``, 1), (``pattern``, ``^a``)…"""
