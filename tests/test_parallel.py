@@ -266,3 +266,24 @@ def test_split_works_where_children_are_reaped_by_the_system() -> None:
     proc = run_python(code, "none")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["True", "2", "no", "child", "left"]
+
+
+def test_hooks_of_the_caller_are_never_run_in_a_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller's section hook may count or collect: it runs in this process, every page, however
+    worthwhile a split would be (the default hooks only return sections)."""
+    from generator.config import Release
+    from generator.pipeline.build import generate
+
+    monkeypatch.setattr(parallel, "worthwhile", lambda units: True)
+    splits: list[int] = []
+    monkeypatch.setattr(parallel, "split", lambda tasks, *a, **k: splits.append(len(tasks)))
+    seen: list[str] = []
+
+    def collect(page: object, api: object, plan: object) -> None:
+        seen.append(page.model.name)  # type: ignore[attr-defined]
+
+    site = generate([Release("2.0", str(NEW))], hooks=[collect])
+    assert not splits and seen and len(set(seen)) == len(seen)
+    assert set(seen) <= set(site.apis[0].models)
+    generate([Release("2.0", str(NEW))])  # the default hooks: split
+    assert splits

@@ -364,7 +364,11 @@ def _models_split(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
     """The model pages of every rendered release (``todo.models``), rendered by this process
     and a forked worker (``pipeline.parallel``), UTF-8 encoded when ``encoded``; with ``sink``,
     handed to it where rendered, only their paths returned (values ``None``). ``None`` when not
-    split or when the split failed: the caller renders them (and raises any error) itself."""
+    split or when the split failed: the caller renders them (and raises any error) itself. Not
+    split with hooks of the caller's (``SiteConfig.hooks``): what a hook does besides returning
+    its sections (counting, collecting) would happen in the worker and be lost."""
+    if config.hooks is not None:
+        return None
     names = {version: [name for name in todo.models[version] if name in loaded[version].plan.model_pages]
              for version in config.rendered}
     total = sum(len(n) for n in names.values())
