@@ -302,21 +302,20 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
         try:
             if sink is not None and split is not None:
                 rendered.extend(split[version])
-            elif sink is not None:
-                names = list(todo.models[version])
-                for at in range(0, len(names), ENCODED_BATCH):
-                    batch = render_models(api, plan, env, hooks, names[at:at + ENCODED_BATCH])
-                    sink(batch)
-                    rendered.extend(batch)
             elif split is not None:
                 if isinstance(pages, EncodedPages):
                     pages.add_encoded(split[version])
                 else:
                     pages.update(split[version])
-            elif isinstance(pages, EncodedPages):
+            elif sink is not None or isinstance(pages, EncodedPages):
                 names = list(todo.models[version])
                 for at in range(0, len(names), ENCODED_BATCH):
-                    pages.update(render_models(api, plan, env, hooks, names[at:at + ENCODED_BATCH]))
+                    batch = render_models(api, plan, env, hooks, names[at:at + ENCODED_BATCH])
+                    if sink is not None:
+                        sink(batch)
+                        rendered.extend(batch)
+                    else:
+                        pages.update(batch)
             else:
                 pages.update(render_models(api, plan, env, hooks, todo.models[version]))
             indexes = todo.indexes[version]
