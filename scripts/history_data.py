@@ -35,6 +35,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from setup_extras import HISTORY_PACKAGE, download_history_package, history_package  # noqa: E402
 
+from generator.output.writer import refresh_data_file  # noqa: E402
 from generator.sources.release_history import DATA_FILE, FORMAT, encode, pack  # noqa: E402
 
 _MEMBER = re.compile(r"kubernetes-json-schema/v1\.(\d+)\.0-local(-strict)?/_definitions\.json$")
@@ -141,13 +142,9 @@ def main() -> int:
         print(f"{HISTORY_PACKAGE} is not downloaded (run tests/setup_extras.py)", file=sys.stderr)
         return 2
     data = pack(encode(history_document(archive)))
-    if args.check:
-        same = DATA_FILE.is_file() and DATA_FILE.read_bytes() == data
-        print("up to date" if same else f"{DATA_FILE} differs from what the script makes")
-        return 0 if same else 1
-    DATA_FILE.write_bytes(data)
-    print(f"wrote {DATA_FILE} ({len(data):,} bytes)")
-    return 0
+    status, message = refresh_data_file(DATA_FILE, data, check=args.check)
+    print(message)
+    return status
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from generator.examples.python_names import camelize, class_names  # noqa: E402
+from generator.output.writer import refresh_data_file  # noqa: E402
 from generator.sources.jsonschema_pkg import available_versions, load_kubernetes_validate  # noqa: E402
 from generator.sources.routes import (  # noqa: E402
     DATA_FILE,
@@ -263,13 +264,9 @@ def main() -> int:
     parser.add_argument("--check", action="store_true", help="compare instead of writing")
     args = parser.parse_args()
     data = pack(data_text())
-    if args.check:
-        same = DATA_FILE.is_file() and DATA_FILE.read_bytes() == data
-        print("up to date" if same else f"{DATA_FILE} differs from what the script makes")
-        return 0 if same else 1
-    DATA_FILE.write_bytes(data)
-    print(f"wrote {DATA_FILE} ({len(data):,} bytes)")
-    return 0
+    status, message = refresh_data_file(DATA_FILE, data, check=args.check)
+    print(message)
+    return status
 
 
 if __name__ == "__main__":

@@ -130,3 +130,17 @@ def test_write_pages_checks_every_path_before_writing_any(tmp_path: Path) -> Non
     write_pages(staging, {"a/index.html": "A", "a/b/c/index.html": "Ç\n", "index.html": "I"})
     assert tree(staging) == {"a/index.html": b"A", "a/b/c/index.html": "Ç\n".encode(),
                              "index.html": b"I"}
+
+
+def test_a_shipped_data_file_is_written_or_checked(tmp_path: Path) -> None:
+    """``scripts/*_data.py``'s last step: ``--check`` says whether the file is what the script
+    makes (exit 1 when not, nothing written); without it the file is written."""
+    from generator.output.writer import refresh_data_file
+
+    path = tmp_path / "data.json.gz"
+    assert refresh_data_file(path, b"abc", check=True) == (1, f"{path} differs from what the script makes")
+    assert not path.exists()
+    assert refresh_data_file(path, b"abc", check=False) == (0, f"wrote {path} (3 bytes)")
+    assert path.read_bytes() == b"abc"
+    assert refresh_data_file(path, b"abc", check=True) == (0, "up to date")
+    assert refresh_data_file(path, b"abd", check=True)[0] == 1 and path.read_bytes() == b"abc"

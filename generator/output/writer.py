@@ -23,8 +23,8 @@ from generator.atomic import swap_dir as _atomic_swap_dir
 from generator.errors import Location, UsageError
 
 __all__ = ["MANAGED_MARKER", "ReleaseStage", "check_relative", "claim_dir", "page_format_of",
-           "read_tree", "remove_dir", "replace_releases", "replace_tree", "swap_dir", "sync_tree",
-           "write_bytes", "write_file", "write_page", "write_pages"]
+           "read_tree", "refresh_data_file", "remove_dir", "replace_releases", "replace_tree",
+           "swap_dir", "sync_tree", "write_bytes", "write_file", "write_page", "write_pages"]
 
 MANAGED_MARKER = ".k8s-api-docs"
 """File left in every directory this tool owns; ``replace_tree`` refuses to replace others."""
@@ -309,6 +309,17 @@ def write_file(path: Path, text: str) -> None:
 def write_bytes(path: Path, data: bytes) -> None:
     """Write one binary file atomically (``atomic.atomic_write``): cache entries."""
     atomic_write(path, data)
+
+
+def refresh_data_file(path: Path, data: bytes, *, check: bool) -> tuple[int, str]:
+    """A data file the package ships, made by a script (``scripts/*_data.py``): written with
+    ``data`` (atomically), or with ``check`` compared with it. (exit status, the line to print):
+    1 when ``check`` finds it differs."""
+    if check:
+        same = path.is_file() and path.read_bytes() == data
+        return (0, "up to date") if same else (1, f"{path} differs from what the script makes")
+    write_bytes(path, data)
+    return 0, f"wrote {path} ({len(data):,} bytes)"
 
 
 @_disk_errors
