@@ -68,12 +68,7 @@ def chromium() -> Iterator[Any]:
         browser.close()
 
 
-CLIPPED_TEXT = """() => {
-  // Every line box of every text node in the article's tables, against the right edge the reader
-  // can see: the viewport, cut by any ancestor that clips or scrolls (text in a scrolling box
-  // is not excused: it is off-screen until scrolled to). Text kept for screen readers only (a
-  // 1 px clipped box, as the stacked tables' headers) is not on the screen at all.
-  const vw = document.documentElement.clientWidth;
+VISIBLE_RIGHT = """  const vw = document.documentElement.clientWidth;
   const visibleRight = el => {
     let right = vw;
     for (let p = el; p && p !== document.documentElement; p = p.parentElement) {
@@ -81,7 +76,17 @@ CLIPPED_TEXT = """() => {
         right = Math.min(right, p.getBoundingClientRect().left + p.clientLeft + p.clientWidth);
     }
     return right;
-  };
+  };"""
+"""JavaScript lines (in a page function): ``visibleRight(el)``, the right edge of what the reader
+can see of ``el``: the viewport, cut by every ancestor that clips or scrolls."""
+
+
+CLIPPED_TEXT = """() => {
+  // Every line box of every text node in the article's tables, against the right edge the reader
+  // can see: the viewport, cut by any ancestor that clips or scrolls (text in a scrolling box
+  // is not excused: it is off-screen until scrolled to). Text kept for screen readers only (a
+  // 1 px clipped box, as the stacked tables' headers) is not on the screen at all.
+""" + VISIBLE_RIGHT + """
   const srOnly = el => {
     for (let p = el; p; p = p.parentElement) {
       const r = p.getBoundingClientRect();

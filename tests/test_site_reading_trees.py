@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import served
+from browserkit import VISIBLE_RIGHT, served
 
 REPO = Path(__file__).resolve().parents[1]
 SCREENS = REPO / "test-output" / "screens"
@@ -37,15 +37,7 @@ LABELS_AND_HEADINGS = r"""
   // Labels of the navigation and the table of contents, and the article's headings: each text
   // line must end inside what the reader sees (its clipping ancestors, the viewport), and a line
   // may break only where a word ends: at a space, after . / _ ] - : , ) or at a camelCase hump.
-  const vw = document.documentElement.clientWidth;
-  const visibleRight = el => {
-    let right = vw;
-    for (let p = el; p && p !== document.documentElement; p = p.parentElement) {
-      if (getComputedStyle(p).overflowX !== 'visible')
-        right = Math.min(right, p.getBoundingClientRect().left + p.clientLeft + p.clientWidth);
-    }
-    return right;
-  };
+""" + VISIBLE_RIGHT + r"""
   const legal = (a, b) => /\s/.test(a) || /\s/.test(b) || /[./_\]\-:,;)\u2026]/.test(a) ||
     (/[a-z0-9]/.test(a) && /[A-Z]/.test(b)) || (/[A-Z]/.test(a) && /[A-Z]/.test(b));
   const out = {labels: 0, headings: 0, clipped: [], broken: []};
