@@ -42,29 +42,39 @@ def table() -> Mapping[str, Any]:
     return _read()
 
 
+Runs = tuple[tuple[int, frozenset[str]], ...]
+"""A definition's (release mask, its field names) of each run of releases with the same fields."""
+
+
 @cache
-def _raw_runs() -> tuple[tuple[str, ...], Mapping[str, list[list[Any]]]]:
-    """The releases and each definition's runs as decoded (lists), read from the table when
-    something loaded it already, else from the file without keeping the rest (the fields' types
-    and kinds: ``generate`` never reads them)."""
+def _runs_by_name() -> tuple[tuple[str, ...], dict[str, Runs | list[list[Any]]]]:
+    """The releases, and each definition's runs: as decoded (lists) until ``_runs_of`` turns
+    them into ``Runs`` in place (the lists are then let go). Read from the table when something
+    loaded it already, else from the file without keeping the rest (the fields' types and kinds:
+    ``generate`` never reads them)."""
     data = table() if table.cache_info().currsize else _read()
     return tuple(data.get("releases", ())), {
         name: entry["sets"] for name, entry in data.get("definitions", {}).items()}
 
 
-def _runs(raw: list[list[Any]]) -> tuple[tuple[int, frozenset[str]], ...]:
-    return tuple((mask, frozenset(fields)) for mask, fields in raw)
+def _runs_of(name: str) -> Runs:
+    """``name``'s runs, made once."""
+    runs = _runs_by_name()[1]
+    found = runs[name]
+    if isinstance(found, list):
+        found = runs[name] = tuple((mask, frozenset(fields)) for mask, fields in found)
+    return found
 
 
 @cache
-def _field_runs() -> Mapping[str, tuple[tuple[int, frozenset[str]], ...]]:
+def _field_runs() -> Mapping[str, Runs]:
     """``field_sets``: what field histories read."""
-    return MappingProxyType({name: _runs(raw) for name, raw in _raw_runs()[1].items()})
+    return MappingProxyType({name: _runs_of(name) for name in _runs_by_name()[1]})
 
 
 def history_releases() -> tuple[str, ...]:
     """The releases the table covers, oldest first (``("1.10", …, "1.24")``)."""
-    return _raw_runs()[0]
+    return _runs_by_name()[0]
 
 
 def _bit(release: str) -> int:
@@ -72,18 +82,16 @@ def _bit(release: str) -> int:
     return 1 << releases.index(release) if release in releases else 0
 
 
-def field_sets() -> Mapping[str, tuple[tuple[int, frozenset[str]], ...]]:
+def field_sets() -> Mapping[str, Runs]:
     """Definition name → (release mask, its field names) of each run of releases with the same
     fields: one frozenset per run, shared by the releases of the run."""
     return _field_runs()
 
 
-def field_sets_of(wanted: Callable[[str], bool]) -> Mapping[str, tuple[tuple[int, frozenset[str]], ...]]:
+def field_sets_of(wanted: Callable[[str], bool]) -> Mapping[str, Runs]:
     """``field_sets`` of the definitions ``wanted`` says yes to (``explain``'s few models: the
     others' sets are not made)."""
-    if _field_runs.cache_info().currsize:
-        return {name: runs for name, runs in _field_runs().items() if wanted(name)}
-    return {name: _runs(raw) for name, raw in _raw_runs()[1].items() if wanted(name)}
+    return {name: _runs_of(name) for name in _runs_by_name()[1] if wanted(name)}
 
 
 @cache
