@@ -6,6 +6,7 @@ configure the plugin."""
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,17 @@ a backslash (a double-quoted YAML scalar can spell any character as an escape). 
 none of them is not parsed: importing PyYAML is a large part of ``explain``'s start-up."""
 
 
+@cache
+def _tolerant_loader() -> Any:
+    """Safe loading (libyaml's where installed) that reads MkDocs' tags (``!ENV``,
+    ``!!python/name:…``) as nothing; made when first needed (PyYAML imported then)."""
+    import yaml
+
+    loader: Any = type("TolerantLoader", (getattr(yaml, "CSafeLoader", yaml.SafeLoader),), {})
+    loader.add_multi_constructor("", lambda loader, suffix, node: None)
+    return loader
+
+
 def _read(path: Path) -> dict[str, Any]:
     try:
         raw = path.read_bytes()
@@ -33,12 +45,8 @@ def _read(path: Path) -> dict[str, Any]:
         return {}
     import yaml
 
-    class TolerantLoader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # type: ignore[misc]
-        """Safe loading that reads MkDocs' tags (``!ENV``, ``!!python/name:…``) as nothing."""
-
-    TolerantLoader.add_multi_constructor("", lambda loader, suffix, node: None)
     try:
-        data = yaml.load(raw, Loader=TolerantLoader)  # a SafeLoader
+        data = yaml.load(raw, Loader=_tolerant_loader())  # a SafeLoader
     except yaml.YAMLError as exc:
         raise UsageError(f"invalid MkDocs config {path}: {' '.join(str(exc).split())}") from None
     return data if isinstance(data, dict) else {}
