@@ -167,7 +167,8 @@ class ReleaseStage:
 
 def _check_inside(pages: Mapping[str, str], releases: Sequence[str]) -> None:
     for rel in pages:
-        if check_relative(rel).parts[0] not in releases or len(check_relative(rel).parts) < 2:
+        parts = check_relative(rel).parts
+        if parts[0] not in releases or len(parts) < 2:
             raise UsageError(f"page {rel!r} is not inside one of the releases written")
 
 
