@@ -19,19 +19,20 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # package's own ``__init__`` (``__version__``). A layer may always import itself.
     "errors": (),
     "atomic": (),
+    "memo": (),
     "generator": (),
     "sources": ("errors", "atomic"),
     "model": ("errors", "sources.base", "sources.routes"),
     "config": ("errors", "sources"),
-    "analysis": ("errors", "sources", "model"),
-    "libsonnet": ("errors", "model"),
-    "examples": ("errors", "model", "libsonnet"),
-    "views": ("errors", "sources", "model", "analysis", "libsonnet", "examples"),
-    "render": ("generator", "errors", "sources", "model", "config", "analysis", "libsonnet", "examples",
-               "views"),
+    "analysis": ("memo", "errors", "sources", "model"),
+    "libsonnet": ("memo", "errors", "model"),
+    "examples": ("memo", "errors", "model", "libsonnet"),
+    "views": ("memo", "errors", "sources", "model", "analysis", "libsonnet", "examples"),
+    "render": ("memo", "generator", "errors", "sources", "model", "config", "analysis", "libsonnet",
+               "examples", "views"),
     "output": ("errors", "atomic"),
-    "pipeline": ("errors", "sources", "model", "config", "analysis", "libsonnet", "examples", "views",
-                 "render", "output"),
+    "pipeline": ("memo", "errors", "sources", "model", "config", "analysis", "libsonnet", "examples",
+                 "views", "render", "output"),
     "mkdocs": ("errors", "config", "libsonnet", "views", "render", "pipeline", "output"),
     "sitebuild": ("generator", "errors", "atomic", "sources", "model", "config", "views", "render",
                   "pipeline", "output"),
@@ -46,7 +47,9 @@ operations are derived from, read by ``sources`` like every other input), no oth
 the analyses, the k8s-libsonnet engine and the example generators never import views, rendering,
 ``config`` or the entry points; views never import rendering or ``config``; only ``pipeline``
 wires the layers, and only the entry points (``mkdocs``, ``sitebuild``, ``cli``) use it; ``output``
-knows nothing above ``atomic``. ``docs/architecture.md``'s table says the same (a test compares)."""
+knows nothing above ``atomic``; ``memo`` (the render memos, stdlib only) is for every layer
+that renders text, and ``pipeline`` drops them. ``docs/architecture.md``'s table says the same
+(a test compares)."""
 
 WRITE_FREE = ("sources", "model", "analysis", "libsonnet", "examples", "views", "render", "pipeline")
 """The layers below ``output``: none writes to disk itself (``pipeline``'s caches keep their entries

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+
+from generator.memo import render_memo
 
 _NAME = r"`?([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)`?"
 """A gate name in the text: ``CSIMigration``, ``HPAScaleToZero``; optionally in backquotes."""
@@ -113,7 +114,7 @@ def stage_of(sentence: str) -> tuple[str, bool]:
     return stage.lower(), bool(_VALUE_SUBJECT.search(sentence))
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def feature_gates(description: str) -> tuple[FeatureGate, ...]:
     """Gates and stages ``description`` states, sorted by gate name (a nameless stage first)."""
     lowered = description.lower()

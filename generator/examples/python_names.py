@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
+from generator.memo import render_memo
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 
 RESERVED_WORDS = frozenset({
@@ -86,7 +86,7 @@ def client_rules(version: str) -> ClientRules:
     return [r for r in CLIENT_RULES if r.first <= int(major)][-1]
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def attribute_name(json_name: str, rules: ClientRules = LEGACY) -> str:
     """The client's attribute for a JSON property: ``reservedFor`` → ``reserved_for``.
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
 from typing import Any
 
 import yaml
+
+from generator.memo import render_memo
 
 _SIMPLE = re.compile(r"^[A-Za-z0-9/][A-Za-z0-9._/=-]*(:[A-Za-z0-9._/=-]+)*$"
                      r"|^[A-Za-z0-9][A-Za-z0-9.,_/ -]*[A-Za-z0-9.]$")
@@ -24,7 +25,7 @@ _STR_TAG = "tag:yaml.org,2002:str"
 _RESOLVER = yaml.resolver.Resolver()
 
 
-@lru_cache(maxsize=8192)
+@render_memo(8192)
 def scalar_text(value: str) -> str:
     """A string as a YAML scalar: plain when unambiguous, else double-quoted."""
     if _SIMPLE.match(value) and _RESOLVER.resolve(yaml.ScalarNode, value, (True, False)) == _STR_TAG:

@@ -70,12 +70,13 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, Union
 
 from generator.libsonnet.crds import ALIAS as CRD_ALIAS
 from generator.libsonnet.crds import GEN_OBJECT_META, crd_group_version_kind, gen_object_meta
 from generator.libsonnet.helpers import Helper, helpers_for, library_paths
+from generator.memo import render_memo
 from generator.model.types import LIST_META, ApiSpec, Field, GroupVersionKind, Model, TypeRef
 
 _SERIALS = itertools.count()
@@ -295,7 +296,7 @@ def _rune_class(char: str) -> int:
     return 4
 
 
-@lru_cache(maxsize=4096)
+@render_memo(4096)
 def camel_lower(name: str) -> str:
     """k8s-libsonnet's key for a field: the first camel-case word lower-cased (``Port`` → ``port``,
     ``URLPath`` → ``urlPath``); most names are unchanged."""
@@ -353,12 +354,12 @@ def title_name(key: str) -> str:
     return _go_title(key.replace(".", "_"))
 
 
-@lru_cache(maxsize=4096)
+@render_memo(4096)
 def function_name(key: str) -> str:
     return "with" + title_name(key)
 
 
-@lru_cache(maxsize=4096)
+@render_memo(4096)
 def argument_name(key: str) -> str:
     """``-``/``.`` → ``_``; ``error`` → ``err``; Jsonnet keywords capitalised (``local`` → ``Local``)."""
     arg = key.replace("-", "_").replace(".", "_")
@@ -369,7 +370,7 @@ def argument_name(key: str) -> str:
     return arg
 
 
-@lru_cache(maxsize=8192)
+@render_memo(8192)
 def slug(text: str) -> str:
     """GitHub-style heading slug: lower-case, punctuation dropped, whitespace → ``-``.
 

@@ -14,6 +14,7 @@ from generator.analysis.crd_diff import with_crd_changes
 from generator.analysis.diff import diff_apis
 from generator.config import Release, SiteConfig
 from generator.errors import Diagnostic, Location, UsageError
+from generator.memo import DROP_PAGES, MemoDropper
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec
 from generator.pipeline import parallel
@@ -309,8 +310,10 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
                     pages.update(split[version])
             elif sink is not None or isinstance(pages, EncodedPages):
                 names = list(todo.models[version])
+                memos = _memo_dropper(config)
                 for at in range(0, len(names), ENCODED_BATCH):
                     batch = render_models(api, plan, env, hooks, names[at:at + ENCODED_BATCH])
+                    memos.rendered(ENCODED_BATCH)
                     if sink is not None:
                         sink(batch)
                         rendered.extend(batch)
@@ -377,8 +380,11 @@ def _models_split(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
     jobs = [(version, chunk[at:at + batch]) for version, chunk in names.items()
             for at in range(0, len(chunk), batch)]
 
+    memos = _memo_dropper(config)  # each process counts its own pages after the fork
+
     def task(version: str, chunk: list[str]) -> dict[str, Any]:
         pages = render_models(loaded[version].api, loaded[version].plan, env, hooks, chunk)
+        memos.rendered(len(chunk))
         if sink is not None:
             sink(pages)
             return dict.fromkeys(pages)
@@ -393,6 +399,14 @@ def _models_split(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
     for (version, _), pages in zip(jobs, results, strict=True):
         split[version].update(pages)
     return split
+
+
+def _memo_dropper(config: SiteConfig) -> MemoDropper:
+    """Drops the render memos every ``memo.DROP_PAGES`` model pages when this build renders one
+    release (what they save is nearly all within a page and its neighbours, and their entries
+    cost memory for the whole process); a build of several releases keeps them for the next
+    release's same names and snippets."""
+    return MemoDropper(DROP_PAGES if len(config.rendered) == 1 else 0)
 
 
 def _home_links(plan: SitePlan, changes: Sequence[ChangesPage]) -> Callable[[IndexPage], None]:

@@ -7,7 +7,6 @@ import json
 import posixpath
 import re
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +15,7 @@ from jinja2 import meta as jinja2_meta
 
 from generator.config import PAGE_FORMATS
 from generator.errors import Location, UsageError
+from generator.memo import render_memo
 from generator.model.gvk import stability
 from generator.model.spelling import primitive_label
 from generator.render import gfm, markup
@@ -43,7 +43,7 @@ def type_cell(row: PropertyRow) -> str:
 _WORD_BREAK = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})|(?<=[./_\]])(?=[^./_\]])")
 
 
-@lru_cache(maxsize=65536)
+@render_memo(65536)
 def wbr(text: str) -> str:
     """An identifier as escaped HTML with ``<wbr>`` (a line-break opportunity) at camelCase humps
     and after ``.``, ``/``, ``_`` and ``]``, so narrow columns break it between words, never
@@ -56,7 +56,7 @@ def wbr_code(text: str) -> str:
     return f"<code>{wbr(text)}</code>"
 
 
-@lru_cache(maxsize=4096)
+@render_memo(4096)
 def nobr_code(text: str) -> str:
     """A command (``kubectl create -f FILE``) in ``<code>``, each space-separated token escaped
     in a ``k8s-nobr`` span (``white-space: nowrap``): lines break between tokens only, never

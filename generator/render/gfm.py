@@ -18,9 +18,9 @@ The filters at the end are the GFM twins of ``render.env``'s HTML ones.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from generator.memo import render_memo
 from generator.render.markup import InlineFormat, render_inline
 
 if TYPE_CHECKING:
@@ -73,13 +73,13 @@ _CELL = InlineFormat(escape, _table_code, link, _url)
 """How ``inline`` and ``cell`` write the pieces of a line (``render.markup.render_inline``)."""
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def inline(text: str) -> str:
     """One line of inert GFM (newlines become spaces)."""
     return render_inline(" ".join(str(text).split()), _LINE)
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def cell(text: str) -> str:
     """A pipe-table cell: inert, one line (paragraphs joined by a space), ``|`` escaped."""
     return render_inline(" ".join(str(text).split()), _CELL)
@@ -97,7 +97,7 @@ def _guard_line_start(line: str) -> str:
     return "\\" + line
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def block(text: str) -> str:
     """Paragraphs (and ``- item`` bullet lists) of inert GFM; a text line after a bullet
     continues that item."""

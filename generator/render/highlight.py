@@ -27,6 +27,7 @@ from functools import lru_cache
 from pygments.lexer import Lexer
 from pygments.token import STANDARD_TYPES, _TokenType
 
+from generator.memo import render_memo
 from generator.render.snippet_tokens import (
     SnippetJsonnetLexer,
     SnippetPythonLexer,
@@ -117,7 +118,7 @@ def lexer_for(language: str) -> Lexer | None:
         return None
 
 
-@lru_cache(maxsize=8192)
+@render_memo(8192)
 def highlight(code: str, language: str) -> str:
     """``<div class="language-X highlight"><pre><span></span><code>…</code></pre></div>``; code in
     an unknown language is escaped, not highlighted."""
@@ -133,7 +134,7 @@ def highlight(code: str, language: str) -> str:
             f"{body}</code></pre></div>")
 
 
-@lru_cache(maxsize=1 << 15)
+@render_memo(1 << 15)
 def _line_html(line: str, language: str) -> str:
     """One line of a snippet in ``quick_lines``, with its line end: spans never cross a line
     end, so a snippet's HTML is its lines' HTML, and lines recur across snippets."""

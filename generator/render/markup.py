@@ -17,7 +17,8 @@ import html
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+
+from generator.memo import render_memo
 
 _URL = re.compile(r"https?://[^\s<>\"'`|\\\[\]{}]+", re.IGNORECASE)
 _CODE = re.compile(r"`([^`\n]+)`")
@@ -119,13 +120,13 @@ def _guard_line_start(line: str) -> str:
     return stripped
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def inline(text: str) -> str:
     """One line of inert Markdown (newlines become spaces)."""
     return _inline_parts(" ".join(str(text).split()))
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def cell(text: str) -> str:
     """A Markdown table cell: inert text, newlines as ``<br>``."""
     paragraphs = [" ".join(p.split()) for p in _PARAGRAPH_BREAK.split(str(text).strip())]
@@ -148,7 +149,7 @@ def _paragraphs(text: str) -> list[list[tuple[bool, str]]]:
     return out
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def block(text: str) -> str:
     """Paragraphs (and ``- item`` bullet lists) of inert Markdown."""
     out: list[str] = []
@@ -164,7 +165,7 @@ def block(text: str) -> str:
     return "\n\n".join(out)
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def html_block(text: str) -> str:
     """The paragraphs and lists of ``text`` (``_blocks``) as HTML (``<p>``, ``<ul>``, ``<ol>``),
     for raw HTML blocks: a text line after a list item continues that item, as in Markdown."""
@@ -212,7 +213,7 @@ def _blocks(text: str) -> list[tuple[str, list[str]]]:
     return out
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def description(text: str) -> str:
     """A description as HTML for a table cell (raw HTML): its paragraphs (``<p>``) and lists
     (``<ul>``, ``<ol>``), each line's text inert as in ``inline``; a description of one paragraph
@@ -229,7 +230,7 @@ def description(text: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def code(text: str) -> str:
     """Inline code for a short value (enum, default, key) as HTML, safe in table cells."""
     return f"<code>{_entities(str(text))}</code>"

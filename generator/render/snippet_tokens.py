@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 from pygments.lexer import RegexLexer, bygroups
@@ -38,6 +37,8 @@ from pygments.token import (
     Whitespace,
     _TokenType,
 )
+
+from generator.memo import render_memo
 
 Token = tuple[_TokenType, str]
 Rule = tuple[str, "_TokenType | tuple[_TokenType, ...]"]
@@ -181,7 +182,7 @@ class YamlLine(NamedTuple):
     """Without the line end."""
 
 
-@lru_cache(maxsize=1 << 15)
+@render_memo(1 << 15)
 def yaml_line(line: str) -> YamlLine | None:
     """``line`` (no ``\\n``) if it is in the YAML subset; the lines of snippets recur a lot."""
     match = _YAML_LINE.fullmatch(line)

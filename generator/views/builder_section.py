@@ -13,7 +13,7 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any, ClassVar, NamedTuple
 
 from generator.libsonnet.builders import (
@@ -25,6 +25,7 @@ from generator.libsonnet.builders import (
     BuilderObject,
     builder_index,
 )
+from generator.memo import render_memo
 from generator.model.repeats import shown_under
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 from generator.views import site
@@ -260,7 +261,7 @@ class _Links:
         return (relative(self.path, page) if markdown else self.plan.page_url(self.path, page)) + anchor
 
 
-@lru_cache(maxsize=16384)
+@render_memo(16384)
 def _summary(description: str) -> str:
     return first_sentence(description)
 

@@ -14,7 +14,6 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from generator.libsonnet.builders import (
@@ -24,6 +23,7 @@ from generator.libsonnet.builders import (
     camel_lower,
     helper_objects,
 )
+from generator.memo import render_memo
 from generator.model.ordering import release_sort_key
 from generator.model.types import ApiSpec, Model
 
@@ -491,7 +491,7 @@ def path_anchor(prefix: str, path: str, used: set[str]) -> str:
     return anchor
 
 
-@lru_cache(maxsize=65536)
+@render_memo(65536)
 def _path_anchor(prefix: str, path: str) -> tuple[str, bool]:
     """``path_anchor`` before clashes, and whether the path had to be changed (the same paths
     recur: rows, sections, builder-index links)."""
@@ -515,7 +515,7 @@ def _claim(plan: SitePlan, model: Model, taken: set[str]) -> str:
 _NOT_ID = re.compile(r"[^a-z0-9]+")
 
 
-@lru_cache(maxsize=65536)
+@render_memo(65536)
 def anchor_id(text: str) -> str:
     """An HTML id made only of ``[a-z0-9-]`` (cached: field names recur on many pages)."""
     slug = _NOT_ID.sub("-", str(text).lower()).strip("-")
