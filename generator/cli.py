@@ -321,7 +321,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     gc.disable()  # one build, then exit: its few reference cycles are not worth the collections
     try:
         try:
-            site, _ = build(config, encoded=True, sink=stage.write)
+            site, _ = build(config, encoded=True, sink=stage.write, last=True)
         finally:
             if collecting:  # callers in the same process (tests) keep their collector
                 gc.enable()

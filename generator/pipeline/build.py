@@ -20,7 +20,7 @@ from generator.model.types import ApiSpec
 from generator.pipeline import parallel
 from generator.pipeline.cache import config_digest, template_env
 from generator.pipeline.collector import fewer_collections, frozen_heap
-from generator.pipeline.history import release_timeline, timeline_of
+from generator.pipeline.history import drop_load_memos, release_timeline, timeline_of
 from generator.pipeline.incremental import ChangedModels, PageDependencies, change_olds, restamp_text
 from generator.pipeline.load import load_api, package_history, release_digest, select_groups
 from generator.pipeline.page_store import EncodedPages
@@ -73,7 +73,8 @@ PageSink = Callable[[Mapping[str, str]], None]
 
 def build(config: SiteConfig, state: SiteState | None = None, *,
           progress: Callable[[str], None] | None = None, keep: bool = False,
-          encoded: bool = False, sink: PageSink | None = None) -> tuple[GeneratedSite, SiteState | None]:
+          encoded: bool = False, sink: PageSink | None = None, last: bool = False
+          ) -> tuple[GeneratedSite, SiteState | None]:
     """Load, plan and render every release of ``config``: the one entry point of the CLI, the
     plugin and ``build-site``.
 
@@ -90,20 +91,22 @@ def build(config: SiteConfig, state: SiteState | None = None, *,
     writes them): the model pages are handed to it a batch at a time as they are rendered, by
     the process that rendered them (``pipeline.parallel``), and are not kept in the site's
     ``pages`` (``rendered`` lists them); its first call (maybe of no pages) comes before any fork.
+    ``last``: the process makes no other build (``generate``): what the release timeline is made
+    from is let go once it is made (``history.drop_load_memos``).
     """
     with fewer_collections():
-        return _build(config, state, progress, keep, encoded, sink)
+        return _build(config, state, progress, keep, encoded, sink, last)
 
 
 def _build(config: SiteConfig, state: SiteState | None, progress: Callable[[str], None] | None,
-           keep: bool, encoded: bool = False, sink: PageSink | None = None
+           keep: bool, encoded: bool = False, sink: PageSink | None = None, last: bool = False
            ) -> tuple[GeneratedSite, SiteState | None]:
     hooks: list[Any] = default_hooks() if config.hooks is None else list(config.hooks)
     env, digest = template_env(config.templates, config.page_format, config.template_cache)
     if state is None and not keep:
         loaded = _load(config, progress, {})
         everything = PageDependencies.everything(_apis(loaded), config.rendered)
-        return _render(config, hooks, env, loaded, everything, encoded=encoded, sink=sink), None
+        return _render(config, hooks, env, loaded, everything, encoded=encoded, sink=sink, last=last), None
     if sink is not None:
         raise ValueError("build: a sink is for a build without state")
     key = config_digest(config, digest)
@@ -262,11 +265,11 @@ def _dependencies(state: SiteState, loaded: dict[str, LoadedRelease], config: Si
 def _render(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environment,
             loaded: dict[str, LoadedRelease], todo: PageDependencies,
             previous: GeneratedSite | None = None, *, encoded: bool = False,
-            sink: PageSink | None = None) -> GeneratedSite:
+            sink: PageSink | None = None, last: bool = False) -> GeneratedSite:
     """The site: ``todo``'s pages rendered, the others (and their navigation) from ``previous``.
     The loaded releases are left out of garbage collections meanwhile (``frozen_heap``)."""
     with frozen_heap():
-        return _render_pages(config, hooks, env, loaded, todo, previous, encoded, sink)
+        return _render_pages(config, hooks, env, loaded, todo, previous, encoded, sink, last)
 
 
 ENCODED_BATCH = 32
@@ -276,7 +279,7 @@ ENCODED_BATCH = 32
 def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Environment,
                   loaded: dict[str, LoadedRelease], todo: PageDependencies,
                   previous: GeneratedSite | None, encoded: bool = False,
-                  sink: PageSink | None = None) -> GeneratedSite:
+                  sink: PageSink | None = None, last: bool = False) -> GeneratedSite:
     site = GeneratedSite(pages=EncodedPages() if encoded and previous is None else
                          dict(previous.pages) if previous else {})
     apis, plans = _apis(loaded), {v: r.plan for v, r in loaded.items()}
@@ -287,6 +290,8 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
         timeline = timeline_of({v: r.index for v, r in loaded.items()}, versions.history,
                                all(r.api_format == "crd" for r in loaded.values()))
         published = PublishedReleases(apis, plans, timeline)
+        if last:
+            drop_load_memos()
         hooks = [VersionsHook(published), *hooks]
     rendered: list[str] = []
     split = _models_split(config, hooks, env, loaded, todo, isinstance(site.pages, EncodedPages), sink)

@@ -24,8 +24,8 @@ from generator.model.gvk import kind_of
 from generator.model.types import ApiSpec
 from generator.pipeline.collector import fewer_collections
 from generator.sources import available_versions, field_names
-from generator.sources.jsonschema_pkg import package_bytes
-from generator.sources.release_history import field_sets, field_sets_of, history_releases
+from generator.sources.jsonschema_pkg import forget_field_names, package_bytes
+from generator.sources.release_history import field_sets, field_sets_of, forget, history_releases
 
 
 def release_timeline(apis: Iterable[ApiSpec], history: str = "all",
@@ -107,6 +107,19 @@ def _history_indexes(keys: frozenset[ModelKey] | None) -> dict[str, ReleaseIndex
             if versions:
                 out[release][key] = shared.setdefault(tuple(versions.items()), versions)
     return out
+
+
+def drop_load_memos() -> None:
+    """Let go of what a timeline is made from (each package release's field sets and index, the
+    history table's, the definition names' identities: several MB), for a process that makes
+    no other timeline (``pipeline.build``'s ``last``): the timelines already made keep what they
+    use. Made again when asked."""
+    _package_index.cache_clear()
+    _PRESENCES.clear()
+    _history_indexes.cache_clear()
+    identity.cache_clear()
+    forget_field_names()
+    forget()
 
 
 def narrow_timeline(apis: Iterable[ApiSpec], keys: Iterable[ModelKey]) -> Timeline:

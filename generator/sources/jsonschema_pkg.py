@@ -126,6 +126,13 @@ _FIELD_SETS: dict[frozenset[str], frozenset[str]] = {}
 repeat most definitions, and the sets of one process's releases are shared (memory)."""
 
 
+def forget_field_names() -> None:
+    """Let go of every release's ``field_names`` (a process that is done with them:
+    ``pipeline.history.drop_load_memos``); made again when asked."""
+    field_names.cache_clear()
+    _FIELD_SETS.clear()
+
+
 def drop_gvk_enums(schema: dict[str, Any]) -> None:
     """Kinds carry their GVK; the one-value ``enum`` on ``apiVersion``/``kind`` is redundant."""
     if "x-kubernetes-group-version-kind" not in schema:

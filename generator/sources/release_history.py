@@ -157,6 +157,13 @@ class CombinedHistory:
         return found
 
 
+def forget() -> None:
+    """Let go of the decoded table and everything made of it (a process that is done with it:
+    ``pipeline.history.drop_load_memos``); read again when asked."""
+    for memo in (table, _runs_by_name, _field_runs, history_field_names):
+        memo.cache_clear()
+
+
 def encode(document: Mapping[str, Any]) -> str:
     """The table's JSON text: sorted keys, no spaces (deterministic)."""
     return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
