@@ -248,3 +248,36 @@ def test_diff_kind_takes_kubectl_resource_names(capsys: pytest.CaptureFixture[st
     assert main(["diff", "1.31", "1.32", "--kind", "hpaa"]) == 2
     assert "--kind 'hpaa' matches nothing in 1.31 or 1.32; did you mean hpa" in \
         capsys.readouterr().err
+
+
+def _entry(argv: list[str], before: str = "") -> list[str]:
+    """What ``__main__.builtin_hashes(argv)`` decides in a fresh interpreter, and which SHA-256
+    ``hashlib`` then has (after Jinja's import, which imports it)."""
+    import subprocess
+    import sys
+
+    code = (f"{before}\nimport sys\nfrom generator.__main__ import builtin_hashes\n"
+            f"print(builtin_hashes({argv!r}))\nimport jinja2, hashlib\n"
+            "print(hashlib.sha256(b'abc').hexdigest()[:16])\n"
+            "print(type(sys.modules.get('_hashlib')).__name__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def test_commands_of_our_own_code_hash_without_openssl() -> None:
+    """``generate`` and the other commands that run no plugin hash with the built-in SHA-256
+    (OpenSSL's library is never mapped: issue 35's memory); ``build-site`` (MkDocs and the
+    user's plugins) keeps OpenSSL; a process that imported ``hashlib`` already is left alone.
+    The digest is SHA-256's either way."""
+    digest = "ba7816bf8f01cfea"
+    assert _entry(["generate", "--version", "1.31"]) == ["True", digest, "NoneType"]
+    assert _entry(["-q", "scan", "."]) == ["True", digest, "NoneType"]
+    assert _entry(["build-site", "--out", "x"]) == ["False", digest, "module"]
+    assert _entry(["generate"], before="import hashlib") == ["False", digest, "module"]
+
+
+def test_the_command_enters_through_the_process_entry() -> None:
+    from constraints import PROJECT
+
+    scripts = PROJECT["scripts"]
+    assert scripts == {"k8s-api-docs": "generator.__main__:run"}

@@ -14,18 +14,18 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from generator.analysis.gates import FeatureGate, feature_gates
 from generator.analysis.resources import Resource, Resources, api_version_of
 from generator.errors import GeneratorError
+from generator.memo import render_memo
 from generator.model.ordering import VERSION_RE
 from generator.model.types import ApiSpec, Field, Model, TypeRef
 
 _DEPRECATED = re.compile(r"(?:^|[.:]\s+|\n)\s*(?:Deprecated|DEPRECATED)\b")
 
 
-@lru_cache(maxsize=4096)
+@render_memo(4096)
 def is_deprecated(description: str) -> bool:
     """Whether a description starts a sentence with "Deprecated" (the upstream convention)."""
     return bool(_DEPRECATED.search(description))
@@ -38,7 +38,7 @@ of a feature one of its values needs ("allowed to be 0 if the alpha feature gate
 or of a feature long GA ("Defaulting is a beta feature")."""
 
 
-@lru_cache(maxsize=4096)
+@render_memo(4096)
 def field_stage(description: str) -> FeatureGate | None:
     """The stage (and gate) a description gives the field itself (``analysis.gates`` finds the
     stage; ``_FIELD_STAGE`` decides it is the field's), else None."""
