@@ -7,7 +7,7 @@ Jsonnet made of names, calls, keyword arguments or fields, string, number and bo
 lists and objects. ``snippet_tokens`` finds their tokens with one compiled regular expression per
 language, line by line; each distinct line becomes HTML once per process (nested samples recur on
 many pages), and so does each distinct snippet. Python and Jsonnet get the tokens of the snippet
-lexers (``SnippetPythonLexer``, ``SnippetJsonnetLexer``: the strings, numbers and keywords of
+lexers (``snippet_tokens.snippet_lexer_class``: the strings, numbers and keywords of
 Pygments' full lexers, several times faster; anything outside the subset is plain text, never
 wrong HTML); YAML gets the tokens of Pygments' YAML lexer, and that lexer itself (``lexer_for``)
 for text outside the generated subset.
@@ -23,20 +23,22 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Iterable
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from pygments.lexer import Lexer
 from pygments.token import STANDARD_TYPES, _TokenType
 
 from generator.memo import render_memo
 from generator.render.snippet_tokens import (
-    SnippetJsonnetLexer,
-    SnippetPythonLexer,
+    SNIPPET_LANGUAGES,
     lexer_input,
     line_tokens,
     quick_lines,
+    snippet_lexer_class,
 )
 
-_SNIPPET_LEXERS: dict[str, type[Lexer]] = {"python": SnippetPythonLexer, "jsonnet": SnippetJsonnetLexer}
+if TYPE_CHECKING:
+    from pygments.lexer import Lexer
+
 
 
 @lru_cache(maxsize=256)
@@ -107,8 +109,8 @@ def _add_run(span: str, text: str, add: Callable[[str], None]) -> None:
 def lexer_for(language: str) -> Lexer | None:
     """The lexer whose tokens ``highlight`` gives ``language`` (a snippet lexer, else Pygments';
     used for text outside ``quick_lines``); ``None`` for a language Pygments does not know."""
-    if language in _SNIPPET_LEXERS:
-        return _SNIPPET_LEXERS[language]()
+    if language in SNIPPET_LANGUAGES:
+        return snippet_lexer_class(language)()
     from pygments.lexers import get_lexer_by_name  # Pygments' lexer registry: only when asked
     from pygments.util import ClassNotFound
 

@@ -3,7 +3,7 @@ subset of Python, Jsonnet and YAML, so one compiled regular expression per langu
 tokens without a lexer's state machine, a line at a time (``quick_lines``, ``line_tokens``).
 
 - Python and Jsonnet: the rules of ``PYTHON_RULES`` / ``JSONNET_RULES`` (the same rules make
-  the Pygments lexers ``SnippetPythonLexer`` / ``SnippetJsonnetLexer``, which find the same
+  the Pygments lexers of ``snippet_lexer_class``, which find the same
   strings, numbers and keywords as Pygments' full lexers on our snippets) joined into one
   alternation: tried in order at each position, exactly as a ``RegexLexer`` tries its rules, so
   the two give the same tokens on any text. No rule matches across a line end.
@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from functools import cache
+from typing import TYPE_CHECKING, Any, NamedTuple
 
-from pygments.lexer import RegexLexer, bygroups
 from pygments.token import (
     Keyword,
     Literal,
@@ -39,6 +39,9 @@ from pygments.token import (
 )
 
 from generator.memo import render_memo
+
+if TYPE_CHECKING:
+    from pygments.lexer import Lexer
 
 Token = tuple[_TokenType, str]
 Rule = tuple[str, "_TokenType | tuple[_TokenType, ...]"]
@@ -86,22 +89,30 @@ objects, arrays and literals."""
 
 
 def _lexer_rules(rules: tuple[Rule, ...]) -> list[tuple[str, Any]]:
+    from pygments.lexer import bygroups
+
     return [(pattern, action if isinstance(action, _TokenType) else bygroups(*action))
             for pattern, action in rules]
 
 
-class SnippetPythonLexer(RegexLexer):
-    """``PYTHON_RULES`` as a Pygments lexer."""
-
-    name = "Python (example snippets)"
-    tokens = {"root": _lexer_rules(PYTHON_RULES)}
+SNIPPET_LANGUAGES = {"python": ("Python (example snippets)", PYTHON_RULES),
+                     "jsonnet": ("Jsonnet (example snippets)", JSONNET_RULES)}
+"""The languages with a snippet lexer: its name and rules."""
 
 
-class SnippetJsonnetLexer(RegexLexer):
-    """``JSONNET_RULES`` as a Pygments lexer."""
+@cache
+def snippet_lexer_class(language: str) -> type[Lexer]:
+    """``PYTHON_RULES`` / ``JSONNET_RULES`` as a Pygments ``RegexLexer`` (``language`` is a key
+    of ``SNIPPET_LANGUAGES``), made when first asked: Pygments' lexer module imports its plugin
+    registry (``importlib.metadata``, ``email``…), which the snippets of a build rarely need
+    (``quick_lines`` covers them)."""
+    from pygments.lexer import RegexLexer
 
-    name = "Jsonnet (example snippets)"
-    tokens = {"root": _lexer_rules(JSONNET_RULES)}
+    name, rules = SNIPPET_LANGUAGES[language]
+    return type(f"Snippet{language.capitalize()}Lexer", (RegexLexer,),
+                {"name": name, "tokens": {"root": _lexer_rules(rules)},
+                 "__doc__": f"The {language} snippet rules as a Pygments lexer.",
+                 "__module__": __name__})
 
 
 class RuleTokenizer:
