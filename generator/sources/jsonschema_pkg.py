@@ -20,6 +20,8 @@ from typing import Any
 from generator.errors import Location, SpecError, UsageError
 from generator.sources.base import RawDocument
 from generator.sources.canonical import Dialect, canonical_definitions
+from generator.sources.package_fields import decoded_field_names, shipped_field_names
+from generator.sources.package_fields import forget as forget_table
 
 PREFIX = "kubernetes-validate:"
 _DIR = re.compile(r"^v(\d+)\.(\d+)\.0-local$")
@@ -97,7 +99,21 @@ def package_bytes(version: str) -> bytes:
             f"{PREFIX}{version}: no such release in kubernetes-validate "
             f"(has {', '.join(available_versions())})"
         )
-    return (_schema_root() / f"v{version}.0-local" / "_definitions.json").read_bytes()
+    return _definitions_file(version).read_bytes()
+
+
+def _definitions_file(version: str) -> Any:
+    return _schema_root() / f"v{version}.0-local" / "_definitions.json"
+
+
+def _file_size(version: str) -> int | None:
+    """The size of release ``version``'s file in the package, or ``None`` (no such release, or
+    a package not on the file system)."""
+    file = _definitions_file(version)
+    try:
+        return file.stat().st_size if isinstance(file, Path) else None
+    except OSError:
+        return None
 
 
 def load_kubernetes_validate(version: str) -> RawDocument:
@@ -110,15 +126,14 @@ def load_kubernetes_validate(version: str) -> RawDocument:
 @cache
 def field_names(version: str) -> Mapping[str, frozenset[str]]:
     """Definition name → its property names in release ``version``: the cheap view release
-    history needs (no normalization). Cached per process, read-only."""
-    definitions = json.loads(package_bytes(version)).get("$defs", {})
+    history needs (no normalization), from the shipped table when it is of the installed package
+    (``sources.package_fields``), else from the package's file. Cached per process, read-only."""
+    size = _file_size(version)
+    found = None if size is None else shipped_field_names(version, package_version(), size)
+    if found is None:
+        found = decoded_field_names(package_bytes(version))
     shared = _FIELD_SETS
-    return MappingProxyType({
-        name: shared.setdefault(fields, fields)
-        for name, schema in definitions.items()
-        for fields in [frozenset(schema.get("properties") or ()) if isinstance(schema, dict)
-                       else frozenset()]
-    })
+    return MappingProxyType({name: shared.setdefault(fields, fields) for name, fields in found.items()})
 
 
 _FIELD_SETS: dict[frozenset[str], frozenset[str]] = {}
@@ -131,6 +146,7 @@ def forget_field_names() -> None:
     ``pipeline.history.drop_load_memos``); made again when asked."""
     field_names.cache_clear()
     _FIELD_SETS.clear()
+    forget_table()
 
 
 def drop_gvk_enums(schema: dict[str, Any]) -> None:
