@@ -75,3 +75,19 @@ def test_the_check_fails_on_a_table_that_differs(tmp_path: Path, monkeypatch: py
     monkeypatch.setattr(package_fields_data, "DATA_FILE", wrong)
     monkeypatch.setattr(sys, "argv", ["package_fields_data.py", "--check"])
     assert package_fields_data.main() == 1
+
+
+def test_explain_s_narrow_index_is_the_same_from_the_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``explain`` dates a few models from the table as it did from the package's bytes."""
+    from generator.analysis.timeline import ModelKey
+    from generator.pipeline import history
+
+    keys = frozenset({ModelKey("apps", "Deployment"), ModelKey("core", "PodSpec"),
+                      ModelKey("core", "Container"), ModelKey("resource", "ResourceClaim"),
+                      ModelKey("networking", "Ingress"), ModelKey("flowcontrol", "FlowSchema")})
+    releases = jsonschema_pkg.available_versions()
+    from_table = {v: history._narrow_index(v, keys) for v in releases}
+    monkeypatch.setattr(history, "table_field_names", lambda version: None)
+    from_bytes = {v: history._narrow_index(v, keys) for v in releases}
+    assert from_table == from_bytes
+    assert sum(len(i) for i in from_table.values()) > 40  # the models are there

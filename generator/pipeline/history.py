@@ -24,7 +24,7 @@ from generator.model.gvk import kind_of
 from generator.model.types import ApiSpec
 from generator.pipeline.collector import fewer_collections
 from generator.sources import available_versions, field_names
-from generator.sources.jsonschema_pkg import forget_field_names, package_bytes
+from generator.sources.jsonschema_pkg import forget_field_names, package_bytes, table_field_names
 from generator.sources.release_history import field_sets, field_sets_of, forget, history_releases
 
 
@@ -145,8 +145,13 @@ _SPACE = re.compile(rb"\s*")
 
 
 def _narrow_index(version: str, keys: frozenset[ModelKey]) -> ReleaseIndex:
-    """``_package_index(version)`` restricted to ``keys``: the definitions named ``….<kind>`` in
-    the raw ``$defs`` (found by a byte search), each decoded from where it starts."""
+    """``_package_index(version)`` restricted to ``keys``: from the shipped table when it is of
+    the installed package, else the definitions named ``….<kind>`` in the raw ``$defs`` (found
+    by a byte search), each decoded from where it starts."""
+    shipped = table_field_names(version)
+    if shipped is not None:
+        return index_fields({name: fields for name, fields in shipped.items()
+                             if "#" not in name and identity(name)[0] in keys})
     data = package_bytes(version)
     decoder = json.JSONDecoder()
     names: dict[str, frozenset[str]] = {}

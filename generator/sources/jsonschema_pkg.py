@@ -106,6 +106,13 @@ def _definitions_file(version: str) -> Any:
     return _schema_root() / f"v{version}.0-local" / "_definitions.json"
 
 
+def table_field_names(version: str) -> dict[str, frozenset[str]] | None:
+    """``field_names`` of ``version`` as the shipped table holds it (``sources.package_fields``),
+    or ``None`` when the table is not of the installed package."""
+    size = _file_size(version)
+    return None if size is None else shipped_field_names(version, package_version(), size)
+
+
 def _file_size(version: str) -> int | None:
     """The size of release ``version``'s file in the package, or ``None`` (no such release, or
     a package not on the file system)."""
@@ -128,8 +135,7 @@ def field_names(version: str) -> Mapping[str, frozenset[str]]:
     """Definition name → its property names in release ``version``: the cheap view release
     history needs (no normalization), from the shipped table when it is of the installed package
     (``sources.package_fields``), else from the package's file. Cached per process, read-only."""
-    size = _file_size(version)
-    found = None if size is None else shipped_field_names(version, package_version(), size)
+    found = table_field_names(version)
     if found is None:
         found = decoded_field_names(package_bytes(version))
     shared = _FIELD_SETS
