@@ -12,12 +12,13 @@ and that release's file has the size it had; any other package is read as before
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from generator.sources import packed
 
 DATA_FILE = Path(__file__).with_name("package_fields.json.gz")
 FORMAT = 1
@@ -47,18 +48,13 @@ def table_document(version: str, releases: Mapping[str, tuple[int, Mapping[str, 
 
 
 def pack(document: Mapping[str, Any]) -> bytes:
-    """The data file's bytes: sorted JSON, gzip without a timestamp (reproducible)."""
-    text = json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
-    return gzip.compress(text.encode(), compresslevel=9, mtime=0)
+    """The data file's bytes: sorted JSON (``packed.pack``)."""
+    return packed.pack(json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
 
 
 @cache
 def _table() -> Mapping[str, Any]:
-    try:
-        data = json.loads(gzip.decompress(DATA_FILE.read_bytes()))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) and data.get("format") == FORMAT else {}
+    return packed.read(DATA_FILE, FORMAT)
 
 
 def shipped_field_names(release: str, package_version: str, size: int

@@ -11,7 +11,6 @@ process, only when something dates a release older than the installed package's.
 
 from __future__ import annotations
 
-import gzip
 import json
 from collections.abc import Callable, Mapping
 from functools import cache
@@ -19,21 +18,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from generator.sources import packed
+
 DATA_FILE = Path(__file__).with_name("history.json.gz")
 FORMAT = 2
 
 
-def pack(text: str) -> bytes:
-    """The data file's bytes for its JSON text (gzip without a timestamp: reproducible)."""
-    return gzip.compress(text.encode(), compresslevel=9, mtime=0)
-
-
 def _read() -> Mapping[str, Any]:
-    try:
-        data = json.loads(gzip.decompress(DATA_FILE.read_bytes()))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) and data.get("format") == FORMAT else {}
+    return packed.read(DATA_FILE, FORMAT)
 
 
 @cache
