@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 from setup_extras import HISTORY_PACKAGE, download_history_package, history_package  # noqa: E402
 
 from generator.output.writer import refresh_data_file  # noqa: E402
-from generator.sources.packed import pack  # noqa: E402
-from generator.sources.release_history import DATA_FILE, FORMAT, encode  # noqa: E402
+from generator.sources.packed import encode, pack  # noqa: E402
+from generator.sources.release_history import DATA_FILE, FORMAT  # noqa: E402
 
 _MEMBER = re.compile(r"kubernetes-json-schema/v1\.(\d+)\.0-local(-strict)?/_definitions\.json$")
 _ALIASES = "io.k8s.kubernetes.pkg."

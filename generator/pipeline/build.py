@@ -317,8 +317,9 @@ def _render_pages(config: SiteConfig, hooks: list[SectionHook], env: jinja2.Envi
                 names = list(todo.models[version])
                 memos = _memo_dropper(config)
                 for at in range(0, len(names), ENCODED_BATCH):
-                    batch = render_models(api, plan, env, hooks, names[at:at + ENCODED_BATCH])
-                    memos.rendered(ENCODED_BATCH)
+                    chunk = names[at:at + ENCODED_BATCH]
+                    batch = render_models(api, plan, env, hooks, chunk)
+                    memos.rendered(len(chunk))
                     if sink is not None:
                         sink(batch)
                         rendered.extend(batch)

@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from pygments.lexer import Lexer
 
 
-
 @lru_cache(maxsize=256)
 def css_class(token_type: _TokenType) -> str:
     """The CSS classes Pygments' HTML formatter gives ``token_type``: its short name (a subtype

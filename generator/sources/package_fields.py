@@ -48,8 +48,8 @@ def table_document(version: str, releases: Mapping[str, tuple[int, Mapping[str, 
 
 
 def pack(document: Mapping[str, Any]) -> bytes:
-    """The data file's bytes: sorted JSON (``packed.pack``)."""
-    return packed.pack(json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n")
+    """The data file's bytes (``packed``)."""
+    return packed.pack(packed.encode(document))
 
 
 @cache

@@ -5,8 +5,14 @@ from __future__ import annotations
 
 import gzip
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
+
+
+def encode(document: Mapping[str, Any]) -> str:
+    """A table's JSON text: sorted keys, no spaces (deterministic)."""
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
 def pack(text: str) -> bytes:

@@ -11,7 +11,6 @@ process, only when something dates a release older than the installed package's.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
@@ -154,8 +153,3 @@ def forget() -> None:
     ``pipeline.history.drop_load_memos``); read again when asked."""
     for memo in (table, _runs_by_name, _field_runs, history_field_names):
         memo.cache_clear()
-
-
-def encode(document: Mapping[str, Any]) -> str:
-    """The table's JSON text: sorted keys, no spaces (deterministic)."""
-    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
